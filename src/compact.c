@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compaction: objects move out of the emptiest zspages of a class into its
+ * fullest ones, and the zspages left empty are freed.  zs_compact() does it
+ * for every class; a shrinker calls it when the kernel is short of memory.
+ *
+ * A class can free a zspage only while it has at least one zspage's worth of
+ * free slots; compaction stops there, so it never moves objects without
+ * freeing pages.  Pinned (mapped) zspages are not emptied.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/sched.h>
+
+#include "compat.h"
+#include "zs_internal.h"
+
+/**
+ * zs_class_freeable_pages - pages that compacting @class could free
+ * @class: the class
+ *
+ * Context: exact under class->lock, an estimate without it.
+ * Return: the number of pages.
+ */
+unsigned long zs_class_freeable_pages(struct size_class *class)
+{
+	unsigned long capacity = READ_ONCE(class->zspages) *
+				 class->objs_per_zspage;
+	unsigned long used = READ_ONCE(class->objs_used);
+
+	if (capacity <= used)
+		return 0;
+	return (capacity - used) / class->objs_per_zspage *
+	       class->pages_per_zspage;
+}
+
+/* The emptiest zspage that is not mapped, or NULL. */
+static struct zspage *class_pick_source(struct size_class *class)
+{
+	struct zspage *zspage;
+	int group;
+
+	for (group = 0; group < ZS_FULL_GROUP; group++) {
+		list_for_each_entry(zspage, &class->groups[group], list) {
+			if (!atomic_read_acquire(&zspage->pinned))
+				return zspage;
+		}
+	}
+	return NULL;
+}
+
+/* The fullest zspage with room other than @src, or NULL. */
+static struct zspage *class_pick_dest(struct size_class *class,
+				      struct zspage *src)
+{
+	struct zspage *zspage;
+	int group;
+
+	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
+		list_for_each_entry(zspage, &class->groups[group], list) {
+			if (zspage != src)
+				return zspage;
+		}
+	}
+	return NULL;
+}
+
+/* Moves objects of @src into @dst until @src is empty or @dst is full. */
+static void zspage_move_objects(struct zspage *dst, struct zspage *src)
+{
+	unsigned int objs = src->class->objs_per_zspage;
+	unsigned long *src_refs = zspage_refs(src);
+	unsigned long *dst_refs = zspage_refs(dst);
+	unsigned int idx;
+
+	for (idx = 0; idx < src->never_used && src->inuse; idx++) {
+		unsigned long ref = src_refs[idx], *slot, loc, new_loc;
+		unsigned int dst_idx;
+
+		if (!(ref & ZS_REF_ALLOCATED))
+			continue;
+		if (dst->inuse == objs)
+			break;
+		slot = (unsigned long *)(ref & ZS_REF_HANDLE_MASK);
+		loc = READ_ONCE(*slot);
+		dst_idx = zspage_take_free(dst);
+		new_loc = zspage_obj_loc(dst, dst_idx, zs_loc_size(loc));
+		zs_obj_copy(new_loc, loc);
+		dst_refs[dst_idx] = ref;
+		dst->inuse++;
+		WRITE_ONCE(*slot, new_loc);
+		zspage_put_free(src, idx);
+		src->inuse--;
+	}
+	zspage_set_group(dst);
+}
+
+/*
+ * Empties one zspage of @class into others.  Returns it released (to be freed
+ * by the caller after dropping the lock), or NULL when nothing can be freed.
+ */
+static struct zspage *class_empty_one(struct size_class *class)
+{
+	struct zspage *src, *dst;
+
+	if (!zs_class_freeable_pages(class))
+		return NULL;
+	src = class_pick_source(class);
+	if (!src)
+		return NULL;
+	while ((dst = class_pick_dest(class, src))) {
+		zspage_move_objects(dst, src);
+		if (!src->inuse) {
+			class_unlink_zspage(class, src);
+			zspage_release(src);
+			return src;
+		}
+	}
+	zspage_set_group(src);
+	return NULL;
+}
+
+static unsigned long class_compact(struct zs_pool *pool,
+				   struct size_class *class)
+{
+	unsigned long freed = 0;
+	struct zspage *zspage;
+
+	spin_lock(&class->lock);
+	while ((zspage = class_empty_one(class))) {
+		spin_unlock(&class->lock);
+		zspage_free(pool, zspage);
+		freed += class->pages_per_zspage;
+		cond_resched();
+		spin_lock(&class->lock);
+	}
+	spin_unlock(&class->lock);
+	return freed;
+}
+
+/**
+ * zs_compact - free the pages that moving objects between zspages can free
+ * @pool: the pool
+ *
+ * One compaction runs at a time per pool; a call made while another runs
+ * returns 0 at once.
+ *
+ * Context: process context; may sleep.
+ * Return: the number of pages freed.
+ */
+unsigned long zs_compact(struct zs_pool *pool)
+{
+	unsigned long freed = 0;
+	unsigned int i;
+
+	if (atomic_xchg(&pool->compacting, 1))
+		return 0;
+	for (i = 0; i < pool->nr_classes; i++)
+		freed += class_compact(pool, pool->classes[i]);
+	atomic_long_add(freed, &pool->stats.pages_compacted);
+	atomic_set_release(&pool->compacting, 0);
+	return freed;
+}
+EXPORT_SYMBOL_GPL(zs_compact);
+
+static unsigned long zs_shrinker_count(struct shrinker *shrinker,
+				       struct shrink_control *sc)
+{
+	struct zs_pool *pool = zs_shrinker_data(shrinker);
+	unsigned long pages = 0;
+	unsigned int i;
+
+	for (i = 0; i < pool->nr_classes; i++)
+		pages += zs_class_freeable_pages(pool->classes[i]);
+	return pages;
+}
+
+static unsigned long zs_shrinker_scan(struct shrinker *shrinker,
+				      struct shrink_control *sc)
+{
+	unsigned long freed = zs_compact(zs_shrinker_data(shrinker));
+
+	return freed ? freed : SHRINK_STOP;
+}
+
+/**
+ * zs_shrinker_register - let memory pressure compact @pool
+ * @pool: the pool
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int zs_shrinker_register(struct zs_pool *pool)
+{
+	pool->shrinker = zs_shrinker_create(zs_shrinker_count,
+					    zs_shrinker_scan, pool, pool->name);
+	return pool->shrinker ? 0 : -ENOMEM;
+}
+
+/**
+ * zs_shrinker_unregister - undo zs_shrinker_register()
+ * @pool: the pool
+ */
+void zs_shrinker_unregister(struct zs_pool *pool)
+{
+	zs_shrinker_destroy(pool->shrinker);
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mapping objects, and copying them between locations.
+ *
+ * An object that lies in one page is mapped where it is.  One that spans two
+ * pages of its zspage is copied into a per-CPU buffer of PAGE_SIZE bytes, and
+ * copied back at unmap unless it was mapped ZS_MM_RO.  (A per-CPU two-page
+ * virtual mapping would avoid the copies but costs a page-table update and a
+ * TLB flush of that CPU each time; for objects of at most a page the copy is
+ * cheaper.)  The buffer is guarded by a local_lock held from map to unmap, so
+ * a CPU maps one object at a time and the mapping stays on the CPU even where
+ * spinlocks do not disable preemption.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/highmem.h>
+#include <linux/local_lock.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+
+#include "zs_internal.h"
+
+/**
+ * struct zs_map_area - per-CPU state of the object mapped on this CPU
+ * @lock: held from zs_map_object() to zs_unmap_object()
+ * @buf: copy of an object that spans two pages (PAGE_SIZE bytes)
+ * @kaddr: kmap_local_page() address of the page of an object in one page
+ * @mode: how the object was mapped
+ *
+ * @lock protects @buf, @kaddr and @mode.
+ */
+struct zs_map_area {
+	local_lock_t lock;
+	char *buf;
+	void *kaddr;
+	enum zs_mapmode mode;
+};
+
+static DEFINE_PER_CPU(struct zs_map_area, zs_map_area) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+static enum cpuhp_state zs_map_cpuhp_state;
+
+/* The page after @page in its zspage. */
+static struct page *zs_next_page(struct page *page)
+{
+	return page_zspage(page)->pages[page->index + 1];
+}
+
+/*
+ * Copies the object at @loc into @buf, or @buf into the object, in at most
+ * two pieces.  The location must be stable: class lock held or zspage pinned.
+ */
+static void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj)
+{
+	struct page *page = zs_loc_page(loc);
+	unsigned int offset = zs_loc_offset(loc);
+	size_t size = zs_loc_size(loc);
+
+	while (size) {
+		size_t piece = min_t(size_t, size, PAGE_SIZE - offset);
+
+		if (to_obj)
+			memcpy_to_page(page, offset, buf, piece);
+		else
+			memcpy_from_page(buf, page, offset, piece);
+		buf += piece;
+		size -= piece;
+		if (size)
+			page = zs_next_page(page);
+		offset = 0;
+	}
+}
+
+/**
+ * zs_obj_copy - copy an object to a new location
+ * @dst_loc: location word of the destination (same size)
+ * @src_loc: location word of the object
+ *
+ * Context: class->lock held; may run in atomic context.
+ */
+void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc)
+{
+	struct page *src_page = zs_loc_page(src_loc);
+	struct page *dst_page = zs_loc_page(dst_loc);
+	unsigned int src_off = zs_loc_offset(src_loc);
+	unsigned int dst_off = zs_loc_offset(dst_loc);
+	size_t size = zs_loc_size(src_loc);
+
+	while (size) {
+		size_t piece = min3(size, PAGE_SIZE - src_off,
+				    PAGE_SIZE - dst_off);
+		char *src = kmap_local_page(src_page);
+		char *dst = kmap_local_page(dst_page);
+
+		memcpy(dst + dst_off, src + src_off, piece);
+		kunmap_local(dst);
+		kunmap_local(src);
+		size -= piece;
+		src_off += piece;
+		dst_off += piece;
+		if (size && src_off == PAGE_SIZE) {
+			src_page = zs_next_page(src_page);
+			src_off = 0;
+		}
+		if (size && dst_off == PAGE_SIZE) {
+			dst_page = zs_next_page(dst_page);
+			dst_off = 0;
+		}
+	}
+}
+
+static bool zs_loc_spans(unsigned long loc)
+{
+	return zs_loc_offset(loc) + zs_loc_size(loc) > PAGE_SIZE;
+}
+
+/**
+ * zs_map_object - map an object so that it can be read or written
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ * @mm: ZS_MM_RO (no copy back), ZS_MM_WO (no copy in) or ZS_MM_RW
+ *
+ * The object is at the returned address, contiguous, for the size it was
+ * allocated with, until zs_unmap_object().  One object at a time per CPU.
+ *
+ * Context: any context; takes the class lock briefly, and returns with a
+ * per-CPU local_lock held (preemption disabled except on PREEMPT_RT, where
+ * the task is kept on this CPU): the caller must not sleep before
+ * zs_unmap_object().
+ * Return: the object's address.
+ */
+void *zs_map_object(struct zs_pool *pool, unsigned long handle,
+		    enum zs_mapmode mm)
+{
+	unsigned long *slot = (unsigned long *)handle;
+	struct size_class *class;
+	struct zs_map_area *area;
+	struct page *page;
+	unsigned long loc;
+
+	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*slot)));
+	spin_lock(&class->lock);
+	loc = READ_ONCE(*slot);
+	page = zs_loc_page(loc);
+	/* Pinned: neither compaction nor migration moves it until unmap. */
+	atomic_inc(&page_zspage(page)->pinned);
+	spin_unlock(&class->lock);
+
+	local_lock(&zs_map_area.lock);
+	area = this_cpu_ptr(&zs_map_area);
+	area->mode = mm;
+	if (!zs_loc_spans(loc)) {
+		area->kaddr = kmap_local_page(page);
+		return area->kaddr + zs_loc_offset(loc);
+	}
+	if (mm != ZS_MM_WO)
+		zs_obj_pieces(loc, area->buf, false);
+	return area->buf;
+}
+EXPORT_SYMBOL_GPL(zs_map_object);
+
+/**
+ * zs_unmap_object - end the mapping made by zs_map_object()
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ *
+ * Context: the CPU and context of the matching zs_map_object(); releases the
+ * per-CPU local_lock it took.
+ */
+void zs_unmap_object(struct zs_pool *pool, unsigned long handle)
+{
+	/* The object is pinned, so its location is stable without a lock. */
+	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
+	struct zspage *zspage = page_zspage(zs_loc_page(loc));
+	struct zs_map_area *area = this_cpu_ptr(&zs_map_area);
+
+	if (!zs_loc_spans(loc))
+		kunmap_local(area->kaddr);
+	else if (area->mode != ZS_MM_RO)
+		zs_obj_pieces(loc, area->buf, true);
+	local_unlock(&zs_map_area.lock);
+
+	/* Our writes to the object come before whoever moves it next. */
+	smp_mb__before_atomic();
+	atomic_dec(&zspage->pinned);
+}
+EXPORT_SYMBOL_GPL(zs_unmap_object);
+
+static int zs_map_cpu_prepare(unsigned int cpu)
+{
+	struct zs_map_area *area = per_cpu_ptr(&zs_map_area, cpu);
+
+	area->buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	return area->buf ? 0 : -ENOMEM;
+}
+
+static int zs_map_cpu_dead(unsigned int cpu)
+{
+	struct zs_map_area *area = per_cpu_ptr(&zs_map_area, cpu);
+
+	kfree(area->buf);
+	area->buf = NULL;
+	return 0;
+}
+
+/**
+ * zs_map_init - allocate the per-CPU buffers, now and as CPUs come up
+ *
+ * Return: 0 or -errno.
+ */
+int zs_map_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "mm/zsmalloc:prepare",
+				zs_map_cpu_prepare, zs_map_cpu_dead);
+	if (ret < 0)
+		return ret;
+	zs_map_cpuhp_state = ret;
+	return 0;
+}
+
+/**
+ * zs_map_exit - free the per-CPU buffers
+ */
+void zs_map_exit(void)
+{
+	cpuhp_remove_state(zs_map_cpuhp_state);
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page migration: the pages of zspages are movable, so that the kernel's
+ * memory compaction, CMA and memory offlining can move them.
+ *
+ * The migration core calls us with the page locked.  A zspage is freed only
+ * with all its pages locked (pool.c), so while we hold a page lock its zspage
+ * stays; the class lock then orders us with allocation, free, compaction and
+ * mapping.  A page whose zspage has a mapped object, or is being freed, is
+ * refused with -EAGAIN and the core tries again later.  After the copy, the
+ * handle slots of the objects that start on the page are pointed at the new
+ * page; objects that only end on it need no change.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/highmem.h>
+#include <linux/migrate.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/vmstat.h>
+
+#include "zs_internal.h"
+
+static const struct movable_operations zs_mops;
+
+/**
+ * zs_page_is_ours - whether @page belongs to a zspage of this module
+ * @page: any valid page
+ *
+ * Return: true if @page is a live zspage page.
+ */
+bool zs_page_is_ours(struct page *page)
+{
+	return __PageMovable(page) && page_movable_ops(page) == &zs_mops;
+}
+
+/**
+ * zspage_page_set_movable - register a new zspage page with the migration core
+ * @page: a page nobody else knows yet, with its private and index set
+ */
+void zspage_page_set_movable(struct page *page)
+{
+	/* Nobody else can hold the lock of a page just allocated. */
+	if (WARN_ON_ONCE(!trylock_page(page)))
+		return;
+	__SetPageMovable(page, &zs_mops);
+	unlock_page(page);
+}
+
+static bool zs_page_isolate(struct page *page, isolate_mode_t mode)
+{
+	/* Page locked: the zspage stays.  A dying one is not worth moving. */
+	return !(READ_ONCE(page_zspage(page)->flags) & ZS_ZSPAGE_DYING);
+}
+
+/* Points the slots of the objects that start on page @i at its new page. */
+static void zspage_move_slots(struct zspage *zspage, unsigned int i)
+{
+	unsigned int size = zspage->class->size;
+	unsigned int first = DIV_ROUND_UP(i * PAGE_SIZE, size);
+	unsigned int end = min_t(unsigned int, zspage->never_used,
+				 DIV_ROUND_UP((i + 1) * PAGE_SIZE, size));
+	unsigned long *refs = zspage_refs(zspage);
+	struct page *page = zspage->pages[i];
+	unsigned int idx;
+
+	for (idx = first; idx < end; idx++) {
+		unsigned long *slot, loc;
+
+		if (!(refs[idx] & ZS_REF_ALLOCATED))
+			continue;
+		slot = (unsigned long *)(refs[idx] & ZS_REF_HANDLE_MASK);
+		loc = READ_ONCE(*slot);
+		WRITE_ONCE(*slot, zs_loc(page, zs_loc_offset(loc),
+					 zs_loc_size(loc)));
+	}
+}
+
+static int zs_page_migrate(struct page *dst, struct page *src,
+			   enum migrate_mode mode)
+{
+	struct zspage *zspage = page_zspage(src);
+	struct size_class *class = zspage->class;
+	unsigned int i = src->index;
+
+	/* Without the copy, the objects would be lost. */
+	if (mode == MIGRATE_SYNC_NO_COPY)
+		return -EINVAL;
+
+	spin_lock(&class->lock);
+	if ((zspage->flags & ZS_ZSPAGE_DYING) ||
+	    atomic_read_acquire(&zspage->pinned)) {
+		spin_unlock(&class->lock);
+		return -EAGAIN;
+	}
+	copy_highpage(dst, src);
+	set_page_private(dst, (unsigned long)zspage);
+	dst->index = i;
+	__SetPageMovable(dst, &zs_mops);
+	zspage->pages[i] = dst;
+	zspage_move_slots(zspage, i);
+	spin_unlock(&class->lock);
+
+	/* The zspage's reference moves from @src to @dst. */
+	get_page(dst);
+	inc_zone_page_state(dst, NR_ZSPAGES);
+	dec_zone_page_state(src, NR_ZSPAGES);
+	__ClearPageMovable(src);
+	set_page_private(src, 0);
+	src->index = 0;
+	put_page(src);
+	return MIGRATEPAGE_SUCCESS;
+}
+
+static void zs_page_putback(struct page *page)
+{
+	/* Isolation changed nothing of ours. */
+}
+
+static const struct movable_operations zs_mops = {
+	.isolate_page = zs_page_isolate,
+	.migrate_page = zs_page_migrate,
+	.putback_page = zs_page_putback,
+};

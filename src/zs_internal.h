@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal data structures of zsmalloc, shared by the files of the module.
+ * The design comment and the lock order are at the top of pool.c.
+ */
+#ifndef _ZS_INTERNAL_H
+#define _ZS_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/shrinker.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/zsmalloc.h>
+
+/*
+ * Size classes are ZS_CLASS_DELTA bytes apart, from ZS_MIN_ALLOC_SIZE to
+ * PAGE_SIZE.  Every object offset in a zspage is a multiple of the delta,
+ * so an offset within a page fits in PAGE_SHIFT - ZS_CLASS_DELTA_SHIFT bits.
+ */
+#define ZS_CLASS_DELTA_SHIFT	4
+#define ZS_CLASS_DELTA		BIT(ZS_CLASS_DELTA_SHIFT)
+#define ZS_MIN_ALLOC_SIZE	32U
+#define ZS_NR_SIZES		((PAGE_SIZE - ZS_MIN_ALLOC_SIZE) / ZS_CLASS_DELTA + 1)
+
+/* Longest chain the module parameter may ask for. */
+#define ZS_MAX_PAGES_PER_ZSPAGE	16U
+
+/*
+ * Fullness groups: a non-full zspage with inuse of objs objects in use sits in
+ * group inuse * ZS_FULL_GROUP / objs (0..9, 10% bands); a full one in
+ * ZS_FULL_GROUP.  An empty zspage is freed at once and has no group.
+ */
+#define ZS_FULL_GROUP		10
+#define ZS_NR_GROUPS		(ZS_FULL_GROUP + 1)
+
+/*
+ * The location word kept in a handle slot:
+ *
+ *   | pfn of the page the object starts on | offset / 16 | size - 1 |
+ *     BITS_PER_LONG - ZS_LOC_TAIL_BITS       PAGE_SHIFT-4  PAGE_SHIFT
+ *
+ * The requested size never changes during the life of a handle, so its size
+ * class can be read from the slot without a lock; pfn and offset change when
+ * compaction or migration moves the object, under the class lock.
+ */
+#define ZS_LOC_SIZE_BITS	PAGE_SHIFT
+#define ZS_LOC_OFFSET_BITS	(PAGE_SHIFT - ZS_CLASS_DELTA_SHIFT)
+#define ZS_LOC_TAIL_BITS	(ZS_LOC_SIZE_BITS + ZS_LOC_OFFSET_BITS)
+/* Written into a slot when its object is freed: pfn all ones is no page. */
+#define ZS_LOC_FREED		(~0UL)
+
+/*
+ * A zspage's back-reference array has one word per object: for an allocated
+ * object its handle with ZS_REF_ALLOCATED set (handles are word aligned), for
+ * a free one the index of the next free object shifted left by one.
+ */
+#define ZS_REF_ALLOCATED	1UL
+/* Freed by its owner while its zspage is being reclaimed (zpool.c). */
+#define ZS_REF_FREED		2UL
+#define ZS_REF_HANDLE_MASK	(~(ZS_REF_ALLOCATED | ZS_REF_FREED))
+#define ZS_NO_FREE		0xffffU
+
+/* zspage->flags */
+#define ZS_ZSPAGE_DYING		BIT(0)	/* empty, off the lists, being freed */
+#define ZS_ZSPAGE_RECLAIM	BIT(1)	/* off the lists, objects being evicted */
+
+struct size_class;
+
+/**
+ * struct zspage - descriptor of one zspage (a chain of order-0 pages)
+ * @list: link in @class->groups[@group]; off any list while DYING or RECLAIM
+ * @class: the size class; never changes
+ * @inuse: objects allocated
+ * @free_head: first free object below @never_used, or ZS_NO_FREE
+ * @never_used: objects from here to the end were never handed out
+ * @group: current fullness group
+ * @flags: ZS_ZSPAGE_* bits
+ * @pinned: objects mapped now; raised under @class->lock, dropped without it
+ * @free_link: link in the pool's deferred-free list
+ * @pages: the pages of the chain, followed by one back-reference word per
+ *	object (see zspage_refs())
+ *
+ * @class->lock protects @list, @inuse, @free_head, @never_used, @group,
+ * @flags, @pages and the back-references.  No lock is needed to read @class.
+ */
+struct zspage {
+	struct list_head list;
+	struct size_class *class;
+	u16 inuse;
+	u16 free_head;
+	u16 never_used;
+	u8 group;
+	u8 flags;
+	atomic_t pinned;
+	struct list_head free_link;
+	struct page *pages[];
+};
+
+/**
+ * struct size_class - all zspages holding objects of one slot size
+ * @lock: protects the fields below and the zspages of the class
+ * @groups: zspages by fullness group
+ * @size: slot size in bytes, a multiple of ZS_CLASS_DELTA
+ * @objs_per_zspage: objects in one zspage
+ * @pages_per_zspage: pages in one zspage
+ * @desc_cache: where the zspage descriptors of this class come from
+ * @zspages: zspages of the class, dying ones excluded
+ * @objs_used: objects allocated
+ * @bytes_requested: sum of the requested sizes of allocated objects
+ * @group_count: zspages in each fullness group
+ * @pool: the pool the class belongs to
+ */
+struct size_class {
+	spinlock_t lock;	/* see above */
+	struct list_head groups[ZS_NR_GROUPS];
+	unsigned int size;
+	unsigned int objs_per_zspage;
+	unsigned int pages_per_zspage;
+	struct kmem_cache *desc_cache;
+	unsigned long zspages;
+	unsigned long objs_used;
+	unsigned long bytes_requested;
+	unsigned long group_count[ZS_NR_GROUPS];
+	struct zs_pool *pool;
+} ____cacheline_aligned_in_smp;
+
+struct zpool;
+struct zpool_ops;
+
+/*
+ * genksyms computes the modversion CRCs of our exports from their prototypes,
+ * expanding every struct it can see.  The kernel's Module.symvers, which
+ * zram.ko was linked against, has CRCs computed with struct zs_pool opaque,
+ * as include/linux/zsmalloc.h declares it; so hide its body from genksyms.
+ */
+#ifndef __GENKSYMS__
+/**
+ * struct zs_pool - a pool of size classes
+ * @name: name given at creation (debugfs directory, shrinker name)
+ * @class_of_size: size class for each 16-byte size step; neighbouring steps
+ *	with the same chain geometry share one class
+ * @classes: the distinct classes, largest first
+ * @nr_classes: how many there are
+ * @pages_allocated: pages held by all zspages of the pool
+ * @stats: public statistics (pages freed by compaction)
+ * @huge_class_size: smallest request that costs a whole page
+ * @compacting: set while zs_compact() runs, so only one runs at a time
+ * @shrinker: calls zs_compact() under memory pressure
+ * @free_lock: protects @free_list
+ * @free_list: zspages whose pages could not be locked at once
+ * @free_work: frees the zspages on @free_list, where it may sleep
+ * @debugfs_dir: zsmalloc/<name> in debugfs
+ * @zpool: the zpool this pool serves, if any
+ * @zpool_ops: its callbacks (evict)
+ */
+struct zs_pool {
+	const char *name;
+	struct size_class *class_of_size[ZS_NR_SIZES];
+	struct size_class *classes[ZS_NR_SIZES];
+	unsigned int nr_classes;
+	atomic_long_t pages_allocated;
+	struct zs_pool_stats stats;
+	size_t huge_class_size;
+	atomic_t compacting;
+	struct shrinker *shrinker;
+	spinlock_t free_lock;	/* protects free_list */
+	struct list_head free_list;
+	struct work_struct free_work;
+	struct dentry *debugfs_dir;
+	struct zpool *zpool;
+	const struct zpool_ops *zpool_ops;
+};
+#endif /* __GENKSYMS__ */
+
+/* Location word helpers. */
+static inline unsigned long zs_loc(struct page *page, unsigned int offset,
+				   size_t size)
+{
+	return page_to_pfn(page) << ZS_LOC_TAIL_BITS |
+	       (unsigned long)(offset >> ZS_CLASS_DELTA_SHIFT) << ZS_LOC_SIZE_BITS |
+	       (size - 1);
+}
+
+static inline struct page *zs_loc_page(unsigned long loc)
+{
+	return pfn_to_page(loc >> ZS_LOC_TAIL_BITS);
+}
+
+static inline unsigned int zs_loc_offset(unsigned long loc)
+{
+	return ((loc >> ZS_LOC_SIZE_BITS) & ((1UL << ZS_LOC_OFFSET_BITS) - 1))
+		<< ZS_CLASS_DELTA_SHIFT;
+}
+
+static inline size_t zs_loc_size(unsigned long loc)
+{
+	return (loc & ((1UL << ZS_LOC_SIZE_BITS) - 1)) + 1;
+}
+
+static inline unsigned int zs_size_index(size_t size)
+{
+	if (size <= ZS_MIN_ALLOC_SIZE)
+		return 0;
+	return DIV_ROUND_UP(size - ZS_MIN_ALLOC_SIZE, ZS_CLASS_DELTA);
+}
+
+static inline struct size_class *zs_class_of(struct zs_pool *pool, size_t size)
+{
+	return pool->class_of_size[zs_size_index(size)];
+}
+
+static inline unsigned long *zspage_refs(struct zspage *zspage)
+{
+	return (unsigned long *)&zspage->pages[zspage->class->pages_per_zspage];
+}
+
+static inline struct zspage *page_zspage(struct page *page)
+{
+	return (struct zspage *)page_private(page);
+}
+
+/* pool.c */
+extern unsigned int zs_max_pages_per_zspage;
+void zspage_set_group(struct zspage *zspage);
+void class_link_zspage(struct size_class *class, struct zspage *zspage);
+void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
+bool zspage_release(struct zspage *zspage);
+bool zspage_free_obj(struct zspage *zspage, unsigned int idx);
+void zs_handle_release(unsigned long handle);
+void zspage_free(struct zs_pool *pool, struct zspage *zspage);
+unsigned int zspage_take_free(struct zspage *zspage);
+void zspage_put_free(struct zspage *zspage, unsigned int idx);
+unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
+			      unsigned int offset);
+unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
+			     size_t size);
+
+/* map.c */
+int zs_map_init(void);
+void zs_map_exit(void);
+void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc);
+
+/* compact.c */
+unsigned long zs_class_freeable_pages(struct size_class *class);
+int zs_shrinker_register(struct zs_pool *pool);
+void zs_shrinker_unregister(struct zs_pool *pool);
+
+/* migrate.c */
+void zspage_page_set_movable(struct page *page);
+bool zs_page_is_ours(struct page *page);
+
+/* stats.c */
+void zs_stats_init(void);
+void zs_stats_exit(void);
+void zs_pool_debugfs_add(struct zs_pool *pool);
+void zs_pool_debugfs_remove(struct zs_pool *pool);
+
+/* zpool.c */
+int zs_zpool_init(void);
+void zs_zpool_exit(void);
+
+#endif /* _ZS_INTERNAL_H */
