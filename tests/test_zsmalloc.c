@@ -1,0 +1,1365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_zsmalloc.c - KTAP self-test of the zsmalloc API
+ *
+ * A plain test module (the Debian 6.1 kernel has no KUnit) that exercises
+ * the public zs_* API only, so the very same test_zsmalloc.ko runs against
+ * the stock mm/zsmalloc.ko and against this project's drop-in replacement.
+ * Everything happens at module init: each case runs in turn and the module
+ * prints one KTAP version 1 document to the kernel log, one printk() per
+ * line and without any prefix, so a harness can cut it out of dmesg:
+ *
+ *	KTAP version 1
+ *	1..7
+ *	# test_zsmalloc: seed=... (and the other parameters)
+ *	# every_size: ...diagnostics...
+ *	ok 2 every_size
+ *	ok 6 enomem # SKIP opt-in: pass cases=default,enomem
+ *
+ * Init returns 0 once the document is printed, whatever the verdicts (the
+ * harness reads them from the KTAP lines and rmmods the module); it returns
+ * -EINVAL, after a "Bail out!" line, only when the parameters are invalid.
+ *
+ * How objects are checked: every live object is described by a
+ * struct zst_obj, and its content is a pseudo-random byte stream derived
+ * from (seed, handle, size, tag).  An object holds at most two such
+ * streams: bytes [0, split) come from tag @lo and bytes [split, size) from
+ * tag @hi, which lets a ZS_MM_RW mapping rewrite only the tail of an object
+ * and still have the untouched head checked afterwards.  Objects are
+ * written through ZS_MM_WO, read back through ZS_MM_RO and modified
+ * through ZS_MM_RW.  Cases verify every live object after each phase, so a
+ * write that strays past an object's end (notably for objects spanning two
+ * pages) shows up as a mismatch in a neighbour.
+ *
+ * Mapping rules honoured throughout: a mapping is atomic (no sleeping, no
+ * allocation, no zs_malloc()/zs_free() between zs_map_object() and
+ * zs_unmap_object()), and a CPU holds only one mapping at a time.  Long
+ * loops call cond_resched() between objects, never inside a mapping.
+ *
+ * Cases (see zst_cases[]): pool_basics, every_size, bad_input,
+ * fill_free_compact, concurrent run by default; enomem (drives a pool to
+ * allocation failure with GFP_NOWAIT) and destroy_nonempty (stock 6.1
+ * WARNs and leaks movable pages there) only when named in cases=.
+ */
+
+/*
+ * No pr_fmt(): the KTAP lines must reach the log without a prefix, and
+ * this module prints nothing but KTAP lines.
+ */
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/prandom.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmstat.h>
+#include <linux/zsmalloc.h>
+#include <asm/unaligned.h>
+
+static char *cases;
+module_param(cases, charp, 0444);
+MODULE_PARM_DESC(cases,
+		 "Comma-separated cases to run: case names, 'default' (the default set) or 'all'; empty runs the default set");
+
+static ulong seed;
+module_param(seed, ulong, 0444);
+MODULE_PARM_DESC(seed, "Seed for sizes, orders and patterns (0: pick one at random and print it)");
+
+static uint nr_objects = 16384;
+module_param(nr_objects, uint, 0444);
+MODULE_PARM_DESC(nr_objects, "Objects in fill_free_compact (min 2, max 1048576)");
+
+static uint threads;
+module_param(threads, uint, 0444);
+MODULE_PARM_DESC(threads, "Worker kthreads in concurrent (0: one per online CPU; max 256)");
+
+static uint loops = 100000;
+module_param(loops, uint, 0444);
+MODULE_PARM_DESC(loops, "Operations per worker kthread in concurrent");
+
+static uint thread_objects = 512;
+module_param(thread_objects, uint, 0444);
+MODULE_PARM_DESC(thread_objects, "Object slots per worker kthread in concurrent (min 1, max 65536)");
+
+static uint enomem_cap_mb;
+module_param(enomem_cap_mb, uint, 0444);
+MODULE_PARM_DESC(enomem_cap_mb, "Stop enomem at this pool size in MiB (0: total RAM, i.e. run until failure)");
+
+/* Allocation flags of zram's fallback path: may sleep, movable pages. */
+#define ZST_GFP		(GFP_NOIO | __GFP_HIGHMEM | __GFP_MOVABLE)
+/* zram's first attempt: cannot reclaim, only wakes kswapd. */
+#define ZST_GFP_NOWAIT	(GFP_NOWAIT | __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE)
+
+/* Failures printed per case (or per worker); the rest are only counted. */
+#define ZST_MAX_REPORTS	5
+
+/* 2^64 / golden ratio: spreads consecutive word indices over 64 bits. */
+#define ZST_GOLDEN	0x9e3779b97f4a7c15ULL
+
+#define ktap(fmt, ...)	pr_info(fmt "\n", ##__VA_ARGS__)
+
+/* The seed actually used (the parameter, or a random one if it was 0). */
+static u64 zst_seed;
+
+/**
+ * struct zst_obj - one test object and the content it must hold
+ * @handle: zs_malloc() handle, 0 when the slot is free
+ * @size: requested size in bytes
+ * @split: bytes [0, @split) hold stream @lo, bytes [@split, @size) stream @hi
+ * @lo: tag of the head stream
+ * @hi: tag of the tail stream (unused while @split == @size)
+ */
+struct zst_obj {
+	unsigned long handle;
+	u32 size;
+	u32 split;
+	u32 lo;
+	u32 hi;
+};
+
+/**
+ * struct zst_case_ctx - state of the case being run
+ * @name: case name, prefixed to its diagnostics
+ * @rnd: case-private PRNG, seeded from zst_seed and the case number
+ * @failures: failed checks so far; the case fails if non-zero
+ * @skip: reason to report the case as skipped (checked only without failures)
+ */
+struct zst_case_ctx {
+	const char *name;
+	struct rnd_state rnd;
+	unsigned int failures;
+	const char *skip;
+};
+
+#define zst_diag(c, fmt, ...)	ktap("# %s: " fmt, (c)->name, ##__VA_ARGS__)
+
+/* Count a failed check; print only the first ZST_MAX_REPORTS of a case. */
+static __printf(2, 3) void zst_fail(struct zst_case_ctx *c, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (c->failures++ >= ZST_MAX_REPORTS)
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	ktap("# %s: FAIL: %pV", c->name, &vaf);
+	va_end(args);
+}
+
+#define zst_expect(c, cond, fmt, ...)	do {				\
+	if (!(cond))							\
+		zst_fail(c, "%s (line %d): " fmt, #cond, __LINE__,	\
+			 ##__VA_ARGS__);				\
+} while (0)
+
+/* -------------------------------------------------------------------- */
+/* Patterns                                                             */
+/* -------------------------------------------------------------------- */
+
+/* MurmurHash3's 64-bit finaliser: every input bit flips half the output. */
+static inline u64 zst_mix64(u64 v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	v *= 0xc4ceb9fe1a85ec53ULL;
+	v ^= v >> 33;
+	return v;
+}
+
+static u64 zst_key(unsigned long handle, u32 size, u32 tag)
+{
+	return zst_mix64(zst_seed ^ ((u64)handle * ZST_GOLDEN) ^
+			 ((u64)size << 32 | tag));
+}
+
+/* Word @w of stream @key; byte j of the stream is byte (j % 8) of word j / 8. */
+static inline u64 zst_word(u64 key, size_t w)
+{
+	return zst_mix64(key + w * ZST_GOLDEN);
+}
+
+static inline u8 zst_byte(u64 key, size_t j)
+{
+	return zst_word(key, j / 8) >> (8 * (j % 8));
+}
+
+/**
+ * zst_fill() - write bytes [@from, @to) of stream @key to @buf
+ * @buf: start of the object
+ * @key: stream key
+ * @from: first byte offset
+ * @to: end byte offset (exclusive)
+ *
+ * Context: any; used inside mappings, so it must not sleep.
+ */
+static void zst_fill(u8 *buf, u64 key, size_t from, size_t to)
+{
+	size_t j = from;
+
+	for (; j < to && j % 8; j++)
+		buf[j] = zst_byte(key, j);
+	for (; j + 8 <= to; j += 8)
+		put_unaligned_le64(zst_word(key, j / 8), buf + j);
+	for (; j < to; j++)
+		buf[j] = zst_byte(key, j);
+}
+
+/**
+ * zst_find() - find the first byte of [@from, @to) not matching stream @key
+ * @buf: start of the object
+ * @key: stream key
+ * @from: first byte offset
+ * @to: end byte offset (exclusive)
+ *
+ * Context: any; used inside mappings, so it must not sleep.
+ * Return: offset of the first mismatching byte, or -1 if all match.
+ */
+static long zst_find(const u8 *buf, u64 key, size_t from, size_t to)
+{
+	size_t j = from;
+
+	for (; j < to && j % 8; j++)
+		if (buf[j] != zst_byte(key, j))
+			return j;
+	for (; j + 8 <= to; j += 8)
+		if (get_unaligned_le64(buf + j) != zst_word(key, j / 8))
+			break;
+	for (; j < to; j++)
+		if (buf[j] != zst_byte(key, j))
+			return j;
+	return -1;
+}
+
+static long zst_obj_find(const void *buf, const struct zst_obj *o)
+{
+	long off;
+
+	off = zst_find(buf, zst_key(o->handle, o->size, o->lo), 0, o->split);
+	if (off >= 0)
+		return off;
+	return zst_find(buf, zst_key(o->handle, o->size, o->hi), o->split,
+			o->size);
+}
+
+/* -------------------------------------------------------------------- */
+/* Object helpers                                                       */
+/* -------------------------------------------------------------------- */
+
+static u32 zst_rand_range(struct rnd_state *rnd, u32 lo, u32 hi)
+{
+	return lo + prandom_u32_state(rnd) % (hi - lo + 1);
+}
+
+/*
+ * A zram-like mix of compressed page sizes: mostly 2000..3500 bytes, a
+ * spread of smaller ones, some nearly incompressible ones and a few tiny
+ * ones.  The byte values assume 4 KiB pages; they are clamped to PAGE_SIZE.
+ */
+static u32 zst_rand_size(struct rnd_state *rnd)
+{
+	u32 r = prandom_u32_state(rnd) % 100;
+	u32 lo, hi;
+
+	if (r < 55) {
+		lo = 2000;
+		hi = 3500;
+	} else if (r < 80) {
+		lo = 129;
+		hi = 1999;
+	} else if (r < 95) {
+		lo = 3501;
+		hi = PAGE_SIZE;
+	} else {
+		lo = 1;
+		hi = 128;
+	}
+	return zst_rand_range(rnd, min_t(u32, lo, PAGE_SIZE),
+			      min_t(u32, hi, PAGE_SIZE));
+}
+
+/**
+ * zst_obj_alloc() - allocate an object of @size bytes into slot @o
+ * @pool: pool
+ * @o: free slot
+ * @size: requested size
+ * @gfp: allocation flags
+ *
+ * Context: may sleep if @gfp allows it.
+ * Return: 0, or the negative errno zs_malloc() returned (slot stays free).
+ */
+static int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
+			 gfp_t gfp)
+{
+	unsigned long handle = zs_malloc(pool, size, gfp);
+
+	if (IS_ERR_VALUE(handle))
+		return PTR_ERR((void *)handle);
+	if (!handle)
+		return -EFAULT;	/* never a valid handle: reported as error */
+	o->handle = handle;
+	o->size = size;
+	return 0;
+}
+
+/* Write a whole new stream @tag through ZS_MM_WO. */
+static void zst_obj_write(struct zs_pool *pool, struct zst_obj *o, u32 tag)
+{
+	void *buf = zs_map_object(pool, o->handle, ZS_MM_WO);
+
+	zst_fill(buf, zst_key(o->handle, o->size, tag), 0, o->size);
+	zs_unmap_object(pool, o->handle);
+	o->lo = tag;
+	o->split = o->size;
+}
+
+/* Check the object through ZS_MM_RO; return the first bad offset or -1. */
+static long zst_obj_verify(struct zs_pool *pool, const struct zst_obj *o)
+{
+	const void *buf = zs_map_object(pool, o->handle, ZS_MM_RO);
+	long off = zst_obj_find(buf, o);
+
+	zs_unmap_object(pool, o->handle);
+	return off;
+}
+
+/**
+ * zst_obj_modify() - check an object and rewrite its tail through ZS_MM_RW
+ * @pool: pool
+ * @o: live object
+ * @rnd: PRNG choosing the new tag and where the rewritten tail starts
+ *
+ * The tail starts at or before the current split, so the object keeps at
+ * most two streams; a tail starting at 0 rewrites the whole object.  The
+ * object is left alone if the check fails.
+ *
+ * Context: may not be called with another object mapped on this CPU.
+ * Return: first mismatching offset found before the rewrite, or -1.
+ */
+static long zst_obj_modify(struct zs_pool *pool, struct zst_obj *o,
+			   struct rnd_state *rnd)
+{
+	u32 tag = prandom_u32_state(rnd);
+	u32 split = prandom_u32_state(rnd) % (o->split + 1);
+	void *buf = zs_map_object(pool, o->handle, ZS_MM_RW);
+	long off = zst_obj_find(buf, o);
+
+	if (off < 0)
+		zst_fill(buf, zst_key(o->handle, o->size, tag), split, o->size);
+	zs_unmap_object(pool, o->handle);
+	if (off >= 0)
+		return off;
+	if (split) {
+		o->hi = tag;
+		o->split = split;
+	} else {
+		o->lo = tag;
+		o->split = o->size;
+	}
+	return -1;
+}
+
+static void zst_obj_free(struct zs_pool *pool, struct zst_obj *o)
+{
+	zs_free(pool, o->handle);
+	o->handle = 0;
+}
+
+static void zst_report_mismatch(struct zst_case_ctx *c, const char *phase,
+				unsigned long idx, const struct zst_obj *o,
+				long off)
+{
+	zst_fail(c, "%s: object %lu (size %u, split %u) differs at byte %ld",
+		 phase, idx, o->size, o->split, off);
+}
+
+/* Verify every live object of @objs; return the number of bad ones. */
+static unsigned long zst_verify_all(struct zst_case_ctx *c,
+				    struct zs_pool *pool, struct zst_obj *objs,
+				    unsigned long n, const char *phase)
+{
+	unsigned long i, bad = 0;
+	long off;
+
+	for (i = 0; i < n; i++) {
+		if (!objs[i].handle)
+			continue;
+		off = zst_obj_verify(pool, &objs[i]);
+		if (off >= 0) {
+			bad++;
+			zst_report_mismatch(c, phase, i, &objs[i], off);
+		}
+		cond_resched();
+	}
+	return bad;
+}
+
+static void zst_free_all(struct zs_pool *pool, struct zst_obj *objs,
+			 unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		if (objs[i].handle)
+			zst_obj_free(pool, &objs[i]);
+		cond_resched();
+	}
+}
+
+/*
+ * Print the pool's footprint: live objects, requested bytes, pool pages
+ * and density = requested bytes / (pages * PAGE_SIZE), in per mille.
+ */
+static void zst_report_pool(struct zst_case_ctx *c, struct zs_pool *pool,
+			    const char *phase, const struct zst_obj *objs,
+			    unsigned long n)
+{
+	unsigned long i, live = 0, pages = zs_get_total_pages(pool);
+	u64 bytes = 0, permille = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!objs[i].handle)
+			continue;
+		live++;
+		bytes += objs[i].size;
+	}
+	if (pages)
+		permille = div64_u64(bytes * 1000, (u64)pages * PAGE_SIZE);
+	zst_diag(c, "%s: objects=%lu bytes=%llu pages=%lu density=%llu.%llu%%",
+		 phase, live, bytes, pages, permille / 10, permille % 10);
+}
+
+static unsigned long zst_pages_compacted(struct zs_pool *pool)
+{
+	struct zs_pool_stats stats;
+
+	memset(&stats, 0, sizeof(stats));
+	zs_pool_stats(pool, &stats);
+	return atomic_long_read(&stats.pages_compacted);
+}
+
+/*
+ * Pool pages once they stop moving.  zs_free() and compaction may hand an
+ * empty zspage to a work item instead of freeing it at once (stock does so
+ * when page migration holds one of its page locks), so the page count can
+ * drop a little after the call returns.  Wait for it to hold still for
+ * ZST_SETTLE_MS, at most ZST_SETTLE_MAX_MS in all, and say so if it moved.
+ */
+#define ZST_SETTLE_MS		20
+#define ZST_SETTLE_MAX_MS	5000
+
+static unsigned long zst_settled_pages(struct zst_case_ctx *c,
+				       struct zs_pool *pool, const char *phase)
+{
+	unsigned long first = zs_get_total_pages(pool), pages = first, prev;
+	unsigned int waited = 0;
+
+	do {
+		prev = pages;
+		msleep(ZST_SETTLE_MS);
+		waited += ZST_SETTLE_MS;
+		pages = zs_get_total_pages(pool);
+	} while (pages != prev && waited < ZST_SETTLE_MAX_MS);
+	if (pages != first)
+		zst_diag(c, "%s: pool pages went %lu -> %lu later (deferred free)",
+			 phase, first, pages);
+	return pages;
+}
+
+/* Expect an empty pool, allowing for deferred frees. */
+static void zst_expect_empty(struct zst_case_ctx *c, struct zs_pool *pool,
+			     const char *phase)
+{
+	unsigned long pages = zs_get_total_pages(pool);
+
+	if (pages)
+		pages = zst_settled_pages(c, pool, phase);
+	zst_expect(c, pages == 0, "%s: %lu pages left", phase, pages);
+}
+
+/* Fisher-Yates shuffle of 0..n-1 into @order. */
+static void zst_shuffle(struct rnd_state *rnd, u32 *order, u32 n)
+{
+	u32 i, j, t;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = prandom_u32_state(rnd) % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+/* -------------------------------------------------------------------- */
+/* Cases                                                                */
+/* -------------------------------------------------------------------- */
+
+/*
+ * pool_basics: a new pool is empty; zs_huge_class_size() is sane; a
+ * PAGE_SIZE object costs exactly one page; two pools account separately.
+ */
+static void zst_case_pool_basics(struct zst_case_ctx *c)
+{
+	struct zst_obj objs[32], other = {};
+	struct zs_pool *pool, *pool2;
+	unsigned long pages, i;
+	size_t huge;
+	int err;
+
+	memset(objs, 0, sizeof(objs));
+	pool = zs_create_pool("zst_basics");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		return;
+	}
+	zst_expect(c, zs_get_total_pages(pool) == 0, "new pool not empty");
+	zst_expect(c, zs_compact(pool) == 0, "compacting an empty pool freed pages");
+	zst_expect(c, zst_pages_compacted(pool) == 0, "new pool has compaction stats");
+
+	huge = zs_huge_class_size(pool);
+	zst_diag(c, "zs_huge_class_size=%zu", huge);
+	zst_expect(c, huge > 0 && huge <= PAGE_SIZE, "huge class size %zu", huge);
+
+	/* One byte: the smallest object. */
+	err = zst_obj_alloc(pool, &objs[0], 1, ZST_GFP);
+	zst_expect(c, !err, "zs_malloc(1) = %d", err);
+	if (!err) {
+		zst_expect(c, zs_get_total_pages(pool) >= 1, "1-byte object uses no page");
+		zst_obj_write(pool, &objs[0], prandom_u32_state(&c->rnd));
+		zst_expect(c, zst_obj_verify(pool, &objs[0]) < 0, "1-byte object corrupt");
+		zst_obj_free(pool, &objs[0]);
+	}
+	zst_expect_empty(c, pool, "1-byte object freed");
+
+	/* Full-page objects: one page each, no more, no less. */
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		err = zst_obj_alloc(pool, &objs[i], PAGE_SIZE, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc(PAGE_SIZE) = %d", err);
+			break;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+	}
+	pages = zs_get_total_pages(pool);
+	zst_diag(c, "%lu PAGE_SIZE objects use %lu pages", i, pages);
+	zst_expect(c, pages == i, "%lu pages for %lu PAGE_SIZE objects", pages, i);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "page-sized");
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "page-sized freed");
+
+	/* Objects of the huge class size: reported, not judged. */
+	for (i = 0; i < ARRAY_SIZE(objs) && huge; i++) {
+		err = zst_obj_alloc(pool, &objs[i], huge, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc(%zu) = %d", huge, err);
+			break;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+	}
+	zst_diag(c, "%lu objects of %zu bytes use %lu pages", i, huge,
+		 zs_get_total_pages(pool));
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "huge-sized");
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+
+	/* A second pool has its own accounting. */
+	pool2 = zs_create_pool("zst_basics2");
+	if (!pool2) {
+		zst_fail(c, "second zs_create_pool() returned NULL");
+		goto destroy_pool;
+	}
+	err = zst_obj_alloc(pool2, &other, PAGE_SIZE, ZST_GFP);
+	zst_expect(c, !err, "zs_malloc() in second pool = %d", err);
+	if (!err) {
+		zst_expect(c, zs_get_total_pages(pool2) == 1, "second pool pages");
+		zst_expect(c, zs_get_total_pages(pool) == 0, "first pool charged");
+		zst_obj_write(pool2, &other, prandom_u32_state(&c->rnd));
+		zst_expect(c, zst_obj_verify(pool2, &other) < 0, "object corrupt");
+		zst_obj_free(pool2, &other);
+	}
+	zst_expect_empty(c, pool2, "second pool");
+	zs_destroy_pool(pool2);
+destroy_pool:
+	zs_destroy_pool(pool);
+}
+
+/*
+ * every_size: objects of every size 1..PAGE_SIZE live at once in one pool,
+ * allocated and written in random order, so neighbours of every size and
+ * objects spanning pages occur naturally.
+ */
+static void zst_case_every_size(struct zst_case_ctx *c)
+{
+	const u32 n = PAGE_SIZE;
+	struct zst_obj *objs;
+	struct zs_pool *pool;
+	unsigned long bad;
+	u32 *order, i;
+	long off;
+	int err;
+
+	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
+	order = kvcalloc(n, sizeof(*order), GFP_KERNEL);
+	if (!objs || !order) {
+		c->skip = "cannot allocate test arrays";
+		goto free_arrays;
+	}
+	pool = zs_create_pool("zst_every");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		goto free_arrays;
+	}
+
+	/* objs[i] has size i + 1; allocate and write through WO at once. */
+	zst_shuffle(&c->rnd, order, n);
+	for (i = 0; i < n; i++) {
+		struct zst_obj *o = &objs[order[i]];
+
+		err = zst_obj_alloc(pool, o, order[i] + 1, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc(%u) = %d", order[i] + 1, err);
+			continue;
+		}
+		zst_obj_write(pool, o, prandom_u32_state(&c->rnd));
+		cond_resched();
+	}
+	zst_report_pool(c, pool, "all sizes live", objs, n);
+	bad = zst_verify_all(c, pool, objs, n, "after WO");
+	zst_diag(c, "after WO: %lu bad objects", bad);
+
+	/* Check through RW, rewrite a random tail, in another random order. */
+	zst_shuffle(&c->rnd, order, n);
+	for (i = 0, bad = 0; i < n; i++) {
+		struct zst_obj *o = &objs[order[i]];
+
+		if (!o->handle)
+			continue;
+		off = zst_obj_modify(pool, o, &c->rnd);
+		if (off >= 0) {
+			bad++;
+			zst_report_mismatch(c, "RW check", order[i], o, off);
+		}
+		cond_resched();
+	}
+	zst_diag(c, "RW check: %lu bad objects", bad);
+	bad = zst_verify_all(c, pool, objs, n, "after RW");
+	zst_diag(c, "after RW: %lu bad objects", bad);
+
+	zst_shuffle(&c->rnd, order, n);
+	for (i = 0; i < n; i++) {
+		if (objs[order[i]].handle)
+			zst_obj_free(pool, &objs[order[i]]);
+		cond_resched();
+	}
+	zst_expect_empty(c, pool, "all freed");
+	zs_destroy_pool(pool);
+free_arrays:
+	kvfree(order);
+	kvfree(objs);
+}
+
+/*
+ * bad_input: impossible sizes fail with -EINVAL (what stock 6.1 returns),
+ * zs_free() of 0 or of an error value is ignored, and the pool stays usable.
+ */
+static void zst_case_bad_input(struct zst_case_ctx *c)
+{
+	static const size_t bad_sizes[] = {
+		0, PAGE_SIZE + 1, 2 * PAGE_SIZE, SIZE_MAX
+	};
+	struct zst_obj o = {};
+	struct zs_pool *pool;
+	unsigned long handle;
+	unsigned int i;
+	int err;
+
+	pool = zs_create_pool("zst_bad_input");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_sizes); i++) {
+		handle = zs_malloc(pool, bad_sizes[i], ZST_GFP);
+		zst_expect(c, IS_ERR_VALUE(handle) &&
+			   PTR_ERR((void *)handle) == -EINVAL,
+			   "zs_malloc(%zu) = %ld", bad_sizes[i], (long)handle);
+		if (!IS_ERR_VALUE(handle) && handle)
+			zs_free(pool, handle);
+	}
+	zst_expect(c, zs_get_total_pages(pool) == 0, "failed allocations left pages");
+
+	zs_free(pool, 0);
+	zs_free(pool, (unsigned long)ERR_PTR(-EINVAL));
+	zs_free(pool, (unsigned long)ERR_PTR(-ENOMEM));
+	zst_expect(c, zs_get_total_pages(pool) == 0, "zs_free(0) changed pages");
+	zst_expect(c, zs_compact(pool) == 0, "compacting an empty pool freed pages");
+
+	/* The largest valid size still works. */
+	err = zst_obj_alloc(pool, &o, PAGE_SIZE, ZST_GFP);
+	zst_expect(c, !err, "zs_malloc(PAGE_SIZE) = %d", err);
+	if (!err) {
+		zst_obj_write(pool, &o, prandom_u32_state(&c->rnd));
+		zst_expect(c, zst_obj_verify(pool, &o) < 0, "object corrupt");
+		zst_obj_free(pool, &o);
+	}
+	zst_expect_empty(c, pool, "all freed");
+	zs_destroy_pool(pool);
+}
+
+/*
+ * fill_free_compact: fill with a zram-like size mix, free a random half,
+ * compact, refill; verify everything after each phase and print density.
+ */
+static void zst_case_fill_free_compact(struct zst_case_ctx *c)
+{
+	unsigned long before, after, stats0, stats1, freed, bad;
+	const u32 n = nr_objects;
+	struct zst_obj *objs;
+	struct zs_pool *pool;
+	u32 *order, i;
+	int err;
+
+	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
+	order = kvcalloc(n, sizeof(*order), GFP_KERNEL);
+	if (!objs || !order) {
+		c->skip = "cannot allocate test arrays";
+		goto free_arrays;
+	}
+	pool = zs_create_pool("zst_compact");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		goto free_arrays;
+	}
+
+	for (i = 0; i < n; i++) {
+		u32 size = zst_rand_size(&c->rnd);
+
+		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
+		if (err) {
+			zst_fail(c, "fill: zs_malloc(%u) = %d", size, err);
+			continue;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		cond_resched();
+	}
+	bad = zst_verify_all(c, pool, objs, n, "fill");
+	zst_report_pool(c, pool, "fill", objs, n);
+
+	zst_shuffle(&c->rnd, order, n);
+	for (i = 0; i < n / 2; i++) {
+		if (objs[order[i]].handle)
+			zst_obj_free(pool, &objs[order[i]]);
+		cond_resched();
+	}
+	bad += zst_verify_all(c, pool, objs, n, "free half");
+	zst_report_pool(c, pool, "free half", objs, n);
+
+	before = zst_settled_pages(c, pool, "free half");
+	stats0 = zst_pages_compacted(pool);
+	freed = zs_compact(pool);
+	after = zst_settled_pages(c, pool, "compact");
+	stats1 = zst_pages_compacted(pool);
+	zst_diag(c, "compact: zs_compact()=%lu pages %lu -> %lu, pages_compacted %lu -> %lu",
+		 freed, before, after, stats0, stats1);
+	/* A shrinker may compact too: stats and the page drop must agree. */
+	zst_expect(c, after <= before, "compaction grew the pool");
+	zst_expect(c, stats1 - stats0 == before - after,
+		   "pages_compacted rose by %lu, pool shrank by %lu",
+		   stats1 - stats0, before - after);
+	zst_expect(c, freed <= stats1 - stats0,
+		   "zs_compact() returned %lu, pages_compacted rose by %lu",
+		   freed, stats1 - stats0);
+	bad += zst_verify_all(c, pool, objs, n, "compact");
+	zst_report_pool(c, pool, "compact", objs, n);
+
+	for (i = 0; i < n; i++) {
+		u32 size = zst_rand_size(&c->rnd);
+
+		if (objs[i].handle)
+			continue;
+		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
+		if (err) {
+			zst_fail(c, "refill: zs_malloc(%u) = %d", size, err);
+			continue;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		cond_resched();
+	}
+	bad += zst_verify_all(c, pool, objs, n, "refill");
+	zst_report_pool(c, pool, "refill", objs, n);
+	zst_diag(c, "%lu bad objects over all phases", bad);
+
+	zst_free_all(pool, objs, n);
+	zst_expect_empty(c, pool, "all freed");
+	zs_destroy_pool(pool);
+free_arrays:
+	kvfree(order);
+	kvfree(objs);
+}
+
+/**
+ * struct zst_run - shared state of one concurrent run
+ * @pool: the shared pool
+ * @left: workers still running their loop
+ * @done: completed when @left drops to zero
+ */
+struct zst_run {
+	struct zs_pool *pool;
+	atomic_t left;
+	struct completion done;
+};
+
+/**
+ * struct zst_worker - one kthread of the concurrent case
+ * @run: shared state
+ * @task: the kthread
+ * @rnd: private PRNG
+ * @objs: private object slots
+ * @nr_objs: number of slots
+ * @id: worker number
+ * @ops: operations done
+ * @allocs: successful allocations
+ * @alloc_errors: failed allocations
+ * @mismatches: objects found corrupt
+ * @compactions: zs_compact() calls (compactor only)
+ * @compacted: pages zs_compact() reported freed (compactor only)
+ */
+struct zst_worker {
+	struct zst_run *run;
+	struct task_struct *task;
+	struct rnd_state rnd;
+	struct zst_obj *objs;
+	unsigned int nr_objs;
+	unsigned int id;
+	unsigned long ops;
+	unsigned long allocs;
+	unsigned long alloc_errors;
+	unsigned long mismatches;
+	unsigned long compactions;
+	unsigned long compacted;
+};
+
+static void zst_worker_mismatch(struct zst_worker *w, const char *what,
+				const struct zst_obj *o, long off)
+{
+	if (w->mismatches++ < ZST_MAX_REPORTS)
+		ktap("# concurrent: FAIL: worker %u: %s: size %u split %u differs at byte %ld",
+		     w->id, what, o->size, o->split, off);
+}
+
+/* Park until kthread_stop(), so the stopper never races a thread exit. */
+static int zst_park_until_stopped(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void zst_worker_step(struct zst_worker *w)
+{
+	struct zs_pool *pool = w->run->pool;
+	struct zst_obj *o = &w->objs[prandom_u32_state(&w->rnd) % w->nr_objs];
+	long off;
+	int err;
+
+	if (!o->handle) {
+		err = zst_obj_alloc(pool, o, zst_rand_size(&w->rnd), ZST_GFP);
+		if (err) {
+			if (w->alloc_errors++ < ZST_MAX_REPORTS)
+				ktap("# concurrent: FAIL: worker %u: zs_malloc() = %d",
+				     w->id, err);
+			return;
+		}
+		w->allocs++;
+		zst_obj_write(pool, o, prandom_u32_state(&w->rnd));
+		return;
+	}
+	switch (prandom_u32_state(&w->rnd) % 4) {
+	case 0:
+		off = zst_obj_verify(pool, o);
+		if (off >= 0)
+			zst_worker_mismatch(w, "RO check", o, off);
+		break;
+	case 1:
+		off = zst_obj_modify(pool, o, &w->rnd);
+		if (off >= 0)
+			zst_worker_mismatch(w, "RW check", o, off);
+		break;
+	default:
+		off = zst_obj_verify(pool, o);
+		if (off >= 0)
+			zst_worker_mismatch(w, "check before free", o, off);
+		zst_obj_free(pool, o);
+		break;
+	}
+}
+
+static int zst_worker_fn(void *arg)
+{
+	struct zst_worker *w = arg;
+	unsigned int i;
+	long off;
+
+	for (w->ops = 0; w->ops < loops && !kthread_should_stop(); w->ops++) {
+		zst_worker_step(w);
+		cond_resched();
+	}
+	for (i = 0; i < w->nr_objs; i++) {
+		if (!w->objs[i].handle)
+			continue;
+		off = zst_obj_verify(w->run->pool, &w->objs[i]);
+		if (off >= 0)
+			zst_worker_mismatch(w, "final check", &w->objs[i], off);
+		zst_obj_free(w->run->pool, &w->objs[i]);
+		cond_resched();
+	}
+	if (atomic_dec_and_test(&w->run->left))
+		complete(&w->run->done);
+	return zst_park_until_stopped();
+}
+
+static int zst_compactor_fn(void *arg)
+{
+	struct zst_worker *w = arg;
+
+	while (!kthread_should_stop()) {
+		w->compacted += zs_compact(w->run->pool);
+		w->compactions++;
+		/* Concurrent readers of the pool's counters must be fine too. */
+		zs_get_total_pages(w->run->pool);
+		zst_pages_compacted(w->run->pool);
+		usleep_range(50, 200);
+	}
+	return 0;
+}
+
+/*
+ * concurrent: one worker kthread per online CPU (bound to it) allocates,
+ * writes, checks, rewrites and frees its own objects in one shared pool,
+ * while a compactor kthread calls zs_compact() in a loop; a fragmented set
+ * of objects owned by the main thread is checked before and after.
+ */
+static void zst_case_concurrent(struct zst_case_ctx *c)
+{
+	unsigned int nr = threads ? threads : num_online_cpus();
+	unsigned long n_static = (unsigned long)nr * thread_objects;
+	unsigned long ops = 0, allocs = 0, bad = 0, errors = 0;
+	struct zst_worker *workers, *compactor;
+	struct zst_obj *statics;
+	struct zst_run run;
+	unsigned int i, cpu;
+	unsigned long j;
+	int err;
+
+	workers = kcalloc(nr + 1, sizeof(*workers), GFP_KERNEL);
+	statics = kvcalloc(n_static, sizeof(*statics), GFP_KERNEL);
+	if (!workers || !statics) {
+		c->skip = "cannot allocate test arrays";
+		goto free_arrays;
+	}
+	compactor = &workers[nr];
+	for (i = 0; i < nr; i++) {
+		workers[i].objs = kvcalloc(thread_objects, sizeof(struct zst_obj),
+					   GFP_KERNEL);
+		if (!workers[i].objs) {
+			c->skip = "cannot allocate test arrays";
+			goto free_slots;
+		}
+	}
+
+	run.pool = zs_create_pool("zst_concurrent");
+	if (!run.pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		goto free_slots;
+	}
+	atomic_set(&run.left, nr);
+	init_completion(&run.done);
+
+	/* Static objects with holes, so compaction has work from the start. */
+	for (j = 0; j < n_static; j++) {
+		err = zst_obj_alloc(run.pool, &statics[j],
+				    zst_rand_size(&c->rnd), ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc() = %d", err);
+			continue;
+		}
+		zst_obj_write(run.pool, &statics[j], prandom_u32_state(&c->rnd));
+		cond_resched();
+	}
+	for (j = 0; j < n_static; j++)
+		if (statics[j].handle && prandom_u32_state(&c->rnd) % 2)
+			zst_obj_free(run.pool, &statics[j]);
+	zst_report_pool(c, run.pool, "before", statics, n_static);
+
+	cpu = cpumask_first(cpu_online_mask);
+	for (i = 0; i < nr; i++) {
+		struct zst_worker *w = &workers[i];
+
+		w->run = &run;
+		w->id = i;
+		w->nr_objs = thread_objects;
+		prandom_seed_state(&w->rnd, zst_seed + 1000 + i);
+		w->task = kthread_create(zst_worker_fn, w, "zst_worker/%u", i);
+		if (IS_ERR(w->task)) {
+			zst_fail(c, "kthread_create() = %ld", PTR_ERR(w->task));
+			w->task = NULL;
+			goto stop_workers;
+		}
+		kthread_bind(w->task, cpu);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	compactor->run = &run;
+	compactor->task = kthread_run(zst_compactor_fn, compactor, "zst_compactor");
+	if (IS_ERR(compactor->task)) {
+		zst_fail(c, "kthread_run() = %ld", PTR_ERR(compactor->task));
+		compactor->task = NULL;
+		goto stop_workers;
+	}
+	for (i = 0; i < nr; i++)
+		wake_up_process(workers[i].task);
+	/* Sleep in slices so the hung task detector sees progress. */
+	while (!wait_for_completion_timeout(&run.done, HZ))
+		;
+
+stop_workers:
+	/* A worker never woken returns -EINTR here without running. */
+	for (i = 0; i < nr; i++)
+		if (workers[i].task)
+			kthread_stop(workers[i].task);
+	if (compactor->task)
+		kthread_stop(compactor->task);
+
+	for (i = 0; i < nr; i++) {
+		ops += workers[i].ops;
+		allocs += workers[i].allocs;
+		bad += workers[i].mismatches;
+		errors += workers[i].alloc_errors;
+	}
+	zst_diag(c, "%u workers: %lu ops, %lu allocations, %lu failed allocations, %lu bad objects",
+		 nr, ops, allocs, errors, bad);
+	zst_diag(c, "compactor: %lu zs_compact() calls freed %lu pages, pages_compacted=%lu",
+		 compactor->compactions, compactor->compacted,
+		 zst_pages_compacted(run.pool));
+	zst_expect(c, bad == 0, "%lu objects corrupt in workers", bad);
+	zst_expect(c, errors == 0, "%lu allocations failed", errors);
+
+	zst_report_pool(c, run.pool, "after", statics, n_static);
+	bad = zst_verify_all(c, run.pool, statics, n_static, "static objects");
+	zst_diag(c, "static objects: %lu bad", bad);
+	zst_free_all(run.pool, statics, n_static);
+	zst_expect_empty(c, run.pool, "all freed");
+	zs_destroy_pool(run.pool);
+free_slots:
+	for (i = 0; i < nr; i++)
+		kvfree(workers[i].objs);
+free_arrays:
+	kvfree(statics);
+	kfree(workers);
+}
+
+/*
+ * enomem: allocate with zram's no-reclaim flags until zs_malloc() fails or
+ * the cap is reached; the failure must be -ENOMEM, must not disturb earlier
+ * objects and must not leak pages.  Objects are 3/4 to 1 page, so each
+ * takes about a page and the pool grows fast.  Opt-in: it drives the
+ * machine to its low watermark for a few seconds.
+ */
+static void zst_case_enomem(struct zst_case_ctx *c)
+{
+	unsigned long cap, max_objs, n = 0, i, bad, pages_at_fail;
+	struct zst_obj *objs;
+	struct zs_pool *pool;
+	int err = 0;
+
+	cap = enomem_cap_mb ? (unsigned long)enomem_cap_mb << (20 - PAGE_SHIFT) :
+			      totalram_pages();
+	/* Objects are more than 3/4 page: at most 4 objects per 3 pages. */
+	max_objs = cap + cap / 3 + 16;
+	objs = kvcalloc(max_objs, sizeof(*objs), GFP_KERNEL);
+	if (!objs) {
+		c->skip = "cannot allocate test arrays";
+		return;
+	}
+	pool = zs_create_pool("zst_enomem");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		goto free_array;
+	}
+
+	while (n < max_objs && zs_get_total_pages(pool) < cap) {
+		u32 size = zst_rand_range(&c->rnd, PAGE_SIZE * 3 / 4 + 1, PAGE_SIZE);
+
+		err = zst_obj_alloc(pool, &objs[n], size, ZST_GFP_NOWAIT);
+		if (err)
+			break;
+		zst_obj_write(pool, &objs[n], prandom_u32_state(&c->rnd));
+		n++;
+		cond_resched();
+	}
+	pages_at_fail = zs_get_total_pages(pool);
+	zst_diag(c, "%lu objects, %lu pages (%lu MiB) when stopping: error %d, cap %lu pages",
+		 n, pages_at_fail, pages_at_fail >> (20 - PAGE_SHIFT), err, cap);
+	if (err)
+		zst_expect(c, err == -ENOMEM, "zs_malloc() failed with %d", err);
+	else
+		c->skip = "cap reached before any allocation failed";
+
+	/* Relieve the pressure first: check and free the newest eighth. */
+	bad = 0;
+	for (i = n - n / 8; i < n; i++) {
+		long off = zst_obj_verify(pool, &objs[i]);
+
+		if (off >= 0) {
+			bad++;
+			zst_report_mismatch(c, "after failure", i, &objs[i], off);
+		}
+		zst_obj_free(pool, &objs[i]);
+		cond_resched();
+	}
+	bad += zst_verify_all(c, pool, objs, n, "after failure");
+	zst_diag(c, "%lu bad objects after the failure", bad);
+	zst_free_all(pool, objs, n);
+	zst_expect_empty(c, pool, "all freed");
+
+	/* The pool is still usable. */
+	err = zst_obj_alloc(pool, &objs[0], PAGE_SIZE / 2, ZST_GFP);
+	zst_expect(c, !err, "zs_malloc() after the failure = %d", err);
+	if (!err) {
+		zst_obj_write(pool, &objs[0], prandom_u32_state(&c->rnd));
+		zst_expect(c, zst_obj_verify(pool, &objs[0]) < 0, "object corrupt");
+		zst_obj_free(pool, &objs[0]);
+	}
+	zst_expect_empty(c, pool, "pool reused");
+	zs_destroy_pool(pool);
+free_array:
+	kvfree(objs);
+}
+
+/*
+ * destroy_nonempty: zs_destroy_pool() on a pool that still holds objects
+ * must not crash.  Opt-in: stock 6.1 then WARNs from kmem_cache_destroy()
+ * (its handle cache still has objects) and leaks the pool's pages, which
+ * stay movable with a dangling pool pointer.  The pages given back are
+ * reported, not judged.
+ */
+static void zst_case_destroy_nonempty(struct zst_case_ctx *c)
+{
+	unsigned long i, pages, free_before, free_after;
+	struct zst_obj o = {};
+	struct zs_pool *pool;
+	int err;
+
+	pool = zs_create_pool("zst_destroy");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() returned NULL");
+		return;
+	}
+	for (i = 0; i < 4096; i++) {
+		err = zst_obj_alloc(pool, &o, zst_rand_size(&c->rnd), ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc() = %d", err);
+			break;
+		}
+		zst_obj_write(pool, &o, prandom_u32_state(&c->rnd));
+		/* Every fourth object is freed, leaving partial zspages too. */
+		if (i % 4 == 3)
+			zst_obj_free(pool, &o);
+		cond_resched();
+	}
+	pages = zs_get_total_pages(pool);
+	free_before = global_zone_page_state(NR_FREE_PAGES);
+	zs_destroy_pool(pool);
+	free_after = global_zone_page_state(NR_FREE_PAGES);
+	zst_diag(c, "pool held %lu pages; free pages rose by %ld on destroy",
+		 pages, (long)(free_after - free_before));
+
+	/* The allocator still works for a new pool. */
+	pool = zs_create_pool("zst_destroy2");
+	if (!pool) {
+		zst_fail(c, "zs_create_pool() after destroy returned NULL");
+		return;
+	}
+	err = zst_obj_alloc(pool, &o, PAGE_SIZE / 3, ZST_GFP);
+	zst_expect(c, !err, "zs_malloc() = %d", err);
+	if (!err) {
+		zst_obj_write(pool, &o, prandom_u32_state(&c->rnd));
+		zst_expect(c, zst_obj_verify(pool, &o) < 0, "object corrupt");
+		zst_obj_free(pool, &o);
+	}
+	zs_destroy_pool(pool);
+}
+
+/* -------------------------------------------------------------------- */
+/* Driver                                                               */
+/* -------------------------------------------------------------------- */
+
+/**
+ * struct zst_case - a test case
+ * @name: name in KTAP lines and in cases=
+ * @run: the case; it reports through its struct zst_case_ctx
+ * @optin: run only when named in cases= (or with cases=all)
+ */
+struct zst_case {
+	const char *name;
+	void (*run)(struct zst_case_ctx *c);
+	bool optin;
+};
+
+static const struct zst_case zst_cases[] = {
+	{ "pool_basics",	zst_case_pool_basics,		false },
+	{ "every_size",		zst_case_every_size,		false },
+	{ "bad_input",		zst_case_bad_input,		false },
+	{ "fill_free_compact",	zst_case_fill_free_compact,	false },
+	{ "concurrent",		zst_case_concurrent,		false },
+	{ "enomem",		zst_case_enomem,		true },
+	{ "destroy_nonempty",	zst_case_destroy_nonempty,	true },
+};
+
+/**
+ * zst_select() - parse cases= into a bitmap of cases to run
+ * @selected: set to the cases to run
+ *
+ * Return: 0, or -EINVAL after a KTAP "Bail out!" line naming a bad token.
+ */
+static int zst_select(unsigned long *selected)
+{
+	char *copy, *p, *tok;
+	unsigned int i;
+	int ret = 0;
+
+	BUILD_BUG_ON(ARRAY_SIZE(zst_cases) > BITS_PER_LONG);
+	*selected = 0;
+	if (!cases || !*cases) {
+		for (i = 0; i < ARRAY_SIZE(zst_cases); i++)
+			if (!zst_cases[i].optin)
+				*selected |= BIT(i);
+		return 0;
+	}
+
+	copy = kstrdup(cases, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	p = copy;
+	while ((tok = strsep(&p, ",")) != NULL) {
+		bool found = false;
+
+		tok = strim(tok);
+		if (!*tok)
+			continue;
+		for (i = 0; i < ARRAY_SIZE(zst_cases); i++) {
+			if (!strcmp(tok, "all") || !strcmp(tok, zst_cases[i].name) ||
+			    (!strcmp(tok, "default") && !zst_cases[i].optin)) {
+				*selected |= BIT(i);
+				found = true;
+			}
+		}
+		if (!found) {
+			ktap("Bail out! unknown case '%s' in cases=", tok);
+			ret = -EINVAL;
+			break;
+		}
+	}
+	kfree(copy);
+	return ret;
+}
+
+static int zst_check_params(void)
+{
+	if (nr_objects < 2 || nr_objects > (1U << 20)) {
+		ktap("Bail out! nr_objects=%u out of range", nr_objects);
+		return -EINVAL;
+	}
+	if (threads > 256) {
+		ktap("Bail out! threads=%u out of range", threads);
+		return -EINVAL;
+	}
+	if (!thread_objects || thread_objects > 65536) {
+		ktap("Bail out! thread_objects=%u out of range", thread_objects);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int __init test_zsmalloc_init(void)
+{
+	unsigned int i, failed = 0, skipped = 0, passed = 0;
+	unsigned long selected;
+	int ret;
+
+	ktap("KTAP version 1");
+	ret = zst_check_params();
+	if (ret)
+		return ret;
+	ret = zst_select(&selected);
+	if (ret)
+		return ret;
+
+	zst_seed = seed ? seed : get_random_u64();
+	ktap("1..%zu", ARRAY_SIZE(zst_cases));
+	ktap("# test_zsmalloc: seed=%llu nr_objects=%u enomem_cap_mb=%u",
+	     zst_seed, nr_objects, enomem_cap_mb);
+	ktap("# test_zsmalloc: threads=%u (online CPUs %u) loops=%u thread_objects=%u",
+	     threads, num_online_cpus(), loops, thread_objects);
+
+	for (i = 0; i < ARRAY_SIZE(zst_cases); i++) {
+		const struct zst_case *tc = &zst_cases[i];
+		struct zst_case_ctx c = { .name = tc->name };
+
+		if (!(selected & BIT(i))) {
+			skipped++;
+			if (tc->optin && (!cases || !*cases))
+				ktap("ok %u %s # SKIP opt-in: pass cases=default,%s",
+				     i + 1, tc->name, tc->name);
+			else
+				ktap("ok %u %s # SKIP not selected by cases=",
+				     i + 1, tc->name);
+			continue;
+		}
+		prandom_seed_state(&c.rnd, zst_seed + i);
+		tc->run(&c);
+		if (c.failures) {
+			failed++;
+			if (c.failures > ZST_MAX_REPORTS)
+				zst_diag(&c, "%u failed checks, %u not shown",
+					 c.failures, c.failures - ZST_MAX_REPORTS);
+			ktap("not ok %u %s", i + 1, tc->name);
+		} else if (c.skip) {
+			skipped++;
+			ktap("ok %u %s # SKIP %s", i + 1, tc->name, c.skip);
+		} else {
+			passed++;
+			ktap("ok %u %s", i + 1, tc->name);
+		}
+	}
+	ktap("# test_zsmalloc: pass:%u fail:%u skip:%u total:%zu",
+	     passed, failed, skipped, ARRAY_SIZE(zst_cases));
+	return 0;
+}
+
+static void __exit test_zsmalloc_exit(void)
+{
+}
+
+module_init(test_zsmalloc_init);
+module_exit(test_zsmalloc_exit);
+
+MODULE_DESCRIPTION("KTAP self-test of the zsmalloc API");
+MODULE_LICENSE("GPL");
