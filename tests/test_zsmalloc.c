@@ -60,7 +60,6 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/vmstat.h>
 #include <linux/zsmalloc.h>
 #include <asm/unaligned.h>
 
@@ -1157,12 +1156,14 @@ free_array:
  * destroy_nonempty: zs_destroy_pool() on a pool that still holds objects
  * must not crash.  Opt-in: stock 6.1 then WARNs from kmem_cache_destroy()
  * (its handle cache still has objects) and leaks the pool's pages, which
- * stay movable with a dangling pool pointer.  The pages given back are
- * reported, not judged.
+ * stay movable with a dangling pool pointer, which page migration then
+ * dereferences (seen: an oops in zs_page_migrate() under a compaction
+ * loop).  Whether the pages come back is not judged: the system's free
+ * page count is too loose a measure (per-CPU lists, vmstat folding).
  */
 static void zst_case_destroy_nonempty(struct zst_case_ctx *c)
 {
-	unsigned long i, pages, free_before, free_after;
+	unsigned long i, pages;
 	struct zst_obj o = {};
 	struct zs_pool *pool;
 	int err;
@@ -1185,11 +1186,11 @@ static void zst_case_destroy_nonempty(struct zst_case_ctx *c)
 		cond_resched();
 	}
 	pages = zs_get_total_pages(pool);
-	free_before = global_zone_page_state(NR_FREE_PAGES);
+	zst_diag(c, "destroying a pool of %lu pages with %lu objects live",
+		 pages, i - i / 4);
 	zs_destroy_pool(pool);
-	free_after = global_zone_page_state(NR_FREE_PAGES);
-	zst_diag(c, "pool held %lu pages; free pages rose by %ld on destroy",
-		 pages, (long)(free_after - free_before));
+	/* Let a concurrent compaction pass meet any page left behind. */
+	msleep(1000);
 
 	/* The allocator still works for a new pool. */
 	pool = zs_create_pool("zst_destroy2");
