@@ -66,41 +66,42 @@ static struct zspage *class_pick_dest(struct size_class *class,
 	return NULL;
 }
 
-/* Moves objects of @src into @dst until @src is empty or @dst is full. */
-static void zspage_move_objects(struct zspage *dst, struct zspage *src)
+/* Pages compaction may attach to a destination: never sleeping. */
+#define ZS_COMPACT_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE)
+
+/*
+ * Moves objects of @src into @dst until @src is empty or @dst is full, or a
+ * page @dst needs cannot be had; returns false in that last case.
+ */
+static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
+				struct zspage *src, struct page **spare)
 {
 	unsigned int objs = src->class->objs_per_zspage;
-	unsigned long *src_refs = zspage_refs(src);
-	unsigned long *dst_refs = zspage_refs(dst);
-	unsigned int idx;
+	unsigned int idx, dst_idx, missing;
+	bool moved_all = true;
 
-	for (idx = 0; idx < src->never_used && src->inuse; idx++) {
-		unsigned long ref = src_refs[idx], *slot, loc, new_loc;
-		unsigned int dst_idx;
-
-		if (!(ref & ZS_REF_ALLOCATED))
-			continue;
+	for_each_zspage_obj(idx, src) {
 		if (dst->inuse == objs)
 			break;
-		slot = (unsigned long *)(ref & ZS_REF_HANDLE_MASK);
-		loc = READ_ONCE(*slot);
-		dst_idx = zspage_take_free(dst);
-		new_loc = zspage_obj_loc(dst, dst_idx, zs_loc_size(loc));
-		zs_obj_copy(new_loc, loc);
-		dst_refs[dst_idx] = ref;
-		dst->inuse++;
-		WRITE_ONCE(*slot, new_loc);
-		zspage_put_free(src, idx);
-		src->inuse--;
+		dst_idx = zspage_first_free(dst);
+		missing = zspage_missing_pages(dst, dst_idx);
+		if (missing && zs_spare_fill(spare, missing, ZS_COMPACT_GFP)) {
+			moved_all = false;
+			break;
+		}
+		zspage_move_obj(pool, dst, dst_idx, spare, src, idx);
 	}
 	zspage_set_group(dst);
+	return moved_all;
 }
 
 /*
  * Empties one zspage of @class into others.  Returns it released (to be freed
  * by the caller after dropping the lock), or NULL when nothing can be freed.
  */
-static struct zspage *class_empty_one(struct size_class *class)
+static struct zspage *class_empty_one(struct zs_pool *pool,
+				      struct size_class *class,
+				      struct page **spare)
 {
 	struct zspage *src, *dst;
 
@@ -110,7 +111,8 @@ static struct zspage *class_empty_one(struct size_class *class)
 	if (!src)
 		return NULL;
 	while ((dst = class_pick_dest(class, src))) {
-		zspage_move_objects(dst, src);
+		if (!zspage_move_objects(pool, dst, src, spare))
+			break;
 		if (!src->inuse) {
 			class_unlink_zspage(class, src);
 			zspage_release(src);
@@ -124,19 +126,27 @@ static struct zspage *class_empty_one(struct size_class *class)
 static unsigned long class_compact(struct zs_pool *pool,
 				   struct size_class *class)
 {
-	unsigned long freed = 0;
+	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct zspage *zspage;
+	long freed = 0;
 
 	spin_lock(&class->lock);
-	while ((zspage = class_empty_one(class))) {
+	for (;;) {
+		/* Others change class->pages only while the lock is dropped. */
+		long before = class->pages;
+
+		zspage = class_empty_one(pool, class, spare);
+		freed += before - (long)class->pages;
+		if (!zspage)
+			break;
 		spin_unlock(&class->lock);
 		zspage_free(pool, zspage);
-		freed += class->pages_per_zspage;
 		cond_resched();
 		spin_lock(&class->lock);
 	}
 	spin_unlock(&class->lock);
-	return freed;
+	zs_spare_drop(spare);
+	return max(freed, 0L);
 }
 
 /**

@@ -58,17 +58,15 @@ static void zspage_move_slots(struct zspage *zspage, unsigned int i)
 {
 	unsigned int size = zspage->class->size;
 	unsigned int first = DIV_ROUND_UP(i * PAGE_SIZE, size);
-	unsigned int end = min_t(unsigned int, zspage->never_used,
-				 DIV_ROUND_UP((i + 1) * PAGE_SIZE, size));
+	unsigned int end = min(zspage->class->objs_per_zspage,
+			       (unsigned int)DIV_ROUND_UP((i + 1) * PAGE_SIZE, size));
 	unsigned long *refs = zspage_refs(zspage);
 	struct page *page = zspage->pages[i];
-	unsigned int idx;
+	unsigned int idx = first;
 
-	for (idx = first; idx < end; idx++) {
+	for_each_set_bit_from(idx, zspage_map(zspage), end) {
 		unsigned long *slot, loc;
 
-		if (!(refs[idx] & ZS_REF_ALLOCATED))
-			continue;
 		slot = (unsigned long *)(refs[idx] & ZS_REF_HANDLE_MASK);
 		loc = READ_ONCE(*slot);
 		WRITE_ONCE(*slot, zs_loc(page, zs_loc_offset(loc),
@@ -88,7 +86,9 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 		return -EINVAL;
 
 	spin_lock(&class->lock);
-	if ((zspage->flags & ZS_ZSPAGE_DYING) ||
+	/* A page given back waits for our page lock: it cannot be here. */
+	if (WARN_ON_ONCE(zspage->pages[i] != src) ||
+	    (zspage->flags & ZS_ZSPAGE_DYING) ||
 	    atomic_read_acquire(&zspage->pinned)) {
 		spin_unlock(&class->lock);
 		return -EAGAIN;

@@ -80,168 +80,10 @@ MODULE_PARM_DESC(max_pages_per_zspage,
 /* Handle slots: one word each (see the design comment). */
 static struct kmem_cache *zs_handle_cache;
 
-/**
- * struct zs_geometry - chain of one 16-byte size step, fixed at module load
- * @pages: pages per zspage
- * @objs: objects per zspage
- * @desc_cache: slab cache for descriptors of such zspages
- */
-struct zs_geometry {
-	unsigned short pages;
-	unsigned short objs;
-	struct kmem_cache *desc_cache;
-};
-
-static struct zs_geometry zs_geometry[ZS_NR_SIZES];
-
-static unsigned int zs_step_size(unsigned int step)
-{
-	return ZS_MIN_ALLOC_SIZE + step * ZS_CLASS_DELTA;
-}
-
-/* Least waste per page at the end of the chain; on a tie, the shorter chain. */
-static void zs_pick_chain(unsigned int size, struct zs_geometry *geo)
-{
-	unsigned int best_pages = 1, best_waste = PAGE_SIZE % size, n;
-
-	for (n = 2; n <= zs_max_pages_per_zspage; n++) {
-		unsigned int waste = (n * PAGE_SIZE) % size;
-
-		if (waste * best_pages < best_waste * n) {
-			best_pages = n;
-			best_waste = waste;
-		}
-	}
-	geo->pages = best_pages;
-	geo->objs = best_pages * PAGE_SIZE / size;
-}
-
-static size_t zs_desc_bytes(const struct zs_geometry *geo)
-{
-	return struct_size((struct zspage *)NULL, pages, geo->pages) +
-	       geo->objs * sizeof(unsigned long);
-}
-
-/* The first step using the cache of @step, so each cache is handled once. */
-static bool zs_geometry_owns_cache(int step)
-{
-	int other;
-
-	for (other = 0; other < step; other++) {
-		if (zs_geometry[other].desc_cache == zs_geometry[step].desc_cache)
-			return false;
-	}
-	return true;
-}
-
-static void zs_geometry_exit(void)
-{
-	int step;
-
-	for (step = ZS_NR_SIZES - 1; step >= 0; step--) {
-		if (zs_geometry_owns_cache(step))
-			kmem_cache_destroy(zs_geometry[step].desc_cache);
-	}
-	memset(zs_geometry, 0, sizeof(zs_geometry));
-}
-
-/* A descriptor cache of @bytes made for an earlier step, or NULL. */
-static struct kmem_cache *zs_geometry_find_cache(int step, size_t bytes)
-{
-	int other;
-
-	for (other = 0; other < step; other++) {
-		if (zs_desc_bytes(&zs_geometry[other]) == bytes)
-			return zs_geometry[other].desc_cache;
-	}
-	return NULL;
-}
-
-static int zs_geometry_init(void)
-{
-	int step;
-
-	zs_max_pages_per_zspage = clamp(zs_max_pages_per_zspage, 1U,
-					ZS_MAX_PAGES_PER_ZSPAGE);
-	for (step = 0; step < ZS_NR_SIZES; step++) {
-		struct zs_geometry *geo = &zs_geometry[step];
-		size_t bytes;
-		char name[32];
-
-		zs_pick_chain(zs_step_size(step), geo);
-		bytes = zs_desc_bytes(geo);
-		geo->desc_cache = zs_geometry_find_cache(step, bytes);
-		if (geo->desc_cache)
-			continue;
-		snprintf(name, sizeof(name), "zs_zspage_%zu", bytes);
-		geo->desc_cache = kmem_cache_create(name, bytes, 0, 0, NULL);
-		if (!geo->desc_cache) {
-			zs_geometry_exit();
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
 /* Metadata is never highmem nor movable, whatever the pages may be. */
 static gfp_t zs_meta_gfp(gfp_t gfp)
 {
 	return gfp & ~(__GFP_HIGHMEM | __GFP_MOVABLE);
-}
-
-static unsigned int zspage_group_of(struct zspage *zspage)
-{
-	unsigned int objs = zspage->class->objs_per_zspage;
-
-	if (zspage->inuse == objs)
-		return ZS_FULL_GROUP;
-	return zspage->inuse * ZS_FULL_GROUP / objs;
-}
-
-/**
- * zspage_set_group - move a zspage to the fullness group it now belongs to
- * @zspage: a zspage on its class's lists
- *
- * Context: class->lock held.
- */
-void zspage_set_group(struct zspage *zspage)
-{
-	struct size_class *class = zspage->class;
-	unsigned int group = zspage_group_of(zspage);
-
-	if (group == zspage->group)
-		return;
-	class->group_count[zspage->group]--;
-	class->group_count[group]++;
-	zspage->group = group;
-	list_move(&zspage->list, &class->groups[group]);
-}
-
-/**
- * class_link_zspage - put a zspage on the list of its fullness group
- * @class: its class
- * @zspage: a zspage on no list
- *
- * Context: class->lock held.
- */
-void class_link_zspage(struct size_class *class, struct zspage *zspage)
-{
-	zspage->group = zspage_group_of(zspage);
-	list_add(&zspage->list, &class->groups[zspage->group]);
-	class->group_count[zspage->group]++;
-}
-
-/**
- * class_unlink_zspage - take a zspage off its fullness group's list
- * @class: its class
- * @zspage: a zspage on a list
- *
- * Context: class->lock held.
- */
-void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
-{
-	list_del_init(&zspage->list);
-	class->group_count[zspage->group]--;
 }
 
 /* Any zspage of the class on a list, or NULL. */
@@ -270,244 +112,46 @@ static struct zspage *class_pick_zspage(struct size_class *class)
 	return NULL;
 }
 
-/**
- * zspage_take_free - take a free object out of a zspage that is not full
- * @zspage: the zspage
- *
- * Context: class->lock held.
- * Return: the object's index.
+/*
+ * Finds the zspage the next object of @class goes into, with pages in @spare
+ * for whatever pages its slot lacks.  Takes class->lock and returns with it
+ * held, with the zspage, or with NULL when memory cannot be had with @gfp.
  */
-unsigned int zspage_take_free(struct zspage *zspage)
-{
-	unsigned int idx = zspage->free_head;
-
-	if (idx != ZS_NO_FREE)
-		zspage->free_head = zspage_refs(zspage)[idx] >> 1;
-	else
-		idx = zspage->never_used++;
-	return idx;
-}
-
-/**
- * zspage_put_free - give an object back to its zspage's free list
- * @zspage: the zspage
- * @idx: the object's index
- *
- * Context: class->lock held.
- */
-void zspage_put_free(struct zspage *zspage, unsigned int idx)
-{
-	zspage_refs(zspage)[idx] = (unsigned long)zspage->free_head << 1;
-	zspage->free_head = idx;
-}
-
-/**
- * zspage_obj_index - index of the object that starts at @offset of @page
- * @zspage: the zspage @page belongs to
- * @page: a page of @zspage
- * @offset: the object's offset in @page
- *
- * Return: the object's index in @zspage.
- */
-unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
-			      unsigned int offset)
-{
-	return (page->index * PAGE_SIZE + offset) / zspage->class->size;
-}
-
-/**
- * zspage_obj_loc - location word of object @idx of @zspage
- * @zspage: the zspage
- * @idx: the object's index
- * @size: the size the object was allocated with
- *
- * Context: class->lock held (the pages of a zspage may migrate).
- * Return: the location word to store in the object's handle slot.
- */
-unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
-			     size_t size)
-{
-	unsigned int start = idx * zspage->class->size;
-
-	return zs_loc(zspage->pages[start >> PAGE_SHIFT],
-		      offset_in_page(start), size);
-}
-
-static void zspage_release_pages(struct zs_pool *pool, struct zspage *zspage)
-{
-	struct size_class *class = zspage->class;
-	unsigned int i;
-
-	for (i = 0; i < class->pages_per_zspage; i++) {
-		struct page *page = zspage->pages[i];
-
-		__ClearPageMovable(page);
-		set_page_private(page, 0);
-		page->index = 0;
-		unlock_page(page);
-		dec_zone_page_state(page, NR_ZSPAGES);
-		put_page(page);
-	}
-	atomic_long_sub(class->pages_per_zspage, &pool->pages_allocated);
-	kmem_cache_free(class->desc_cache, zspage);
-}
-
-/**
- * zspage_release - give up an empty zspage
- * @zspage: an empty zspage on no list
- *
- * Marks the zspage dying, so that migration leaves its pages alone.  The
- * caller frees it with zspage_free() once it has dropped the class lock.
- *
- * Context: class->lock held.
- * Return: true, for the caller's convenience in conditions.
- */
-bool zspage_release(struct zspage *zspage)
-{
-	zspage->class->zspages--;
-	zspage->flags |= ZS_ZSPAGE_DYING;
-	return true;
-}
-
-/**
- * zspage_free_obj - free object @idx of @zspage
- * @zspage: the zspage
- * @idx: index of an allocated object
- *
- * While the zspage is being reclaimed it stays off the lists, whatever its
- * fullness; the reclaimer puts it back or releases it.
- *
- * Context: class->lock held.
- * Return: true if the zspage became empty and was released: the caller must
- * zspage_free() it after dropping the lock.
- */
-bool zspage_free_obj(struct zspage *zspage, unsigned int idx)
-{
-	struct size_class *class = zspage->class;
-	unsigned long *slot;
-
-	slot = (unsigned long *)(zspage_refs(zspage)[idx] & ZS_REF_HANDLE_MASK);
-	class->objs_used--;
-	class->bytes_requested -= zs_loc_size(READ_ONCE(*slot));
-	WRITE_ONCE(*slot, ZS_LOC_FREED);
-	zspage_put_free(zspage, idx);
-	zspage->inuse--;
-	if (zspage->flags & ZS_ZSPAGE_RECLAIM)
-		return false;
-	if (!zspage->inuse) {
-		class_unlink_zspage(class, zspage);
-		return zspage_release(zspage);
-	}
-	zspage_set_group(zspage);
-	return false;
-}
-
-/**
- * zspage_free - free the pages and descriptor of a released zspage
- * @pool: the pool
- * @zspage: a zspage given up by zspage_release()
- *
- * The pages must be locked to clear their movable mark.  A page the migration
- * core holds locked cannot be waited for here, so such a zspage goes to a
- * worker that may sleep.
- *
- * Context: any context that may take a spinlock; no class lock held.
- */
-void zspage_free(struct zs_pool *pool, struct zspage *zspage)
-{
-	unsigned int i, nr = zspage->class->pages_per_zspage;
-
-	for (i = 0; i < nr; i++) {
-		if (!trylock_page(zspage->pages[i]))
-			goto unlock_pages;
-	}
-	zspage_release_pages(pool, zspage);
-	return;
-
-unlock_pages:
-	while (i--)
-		unlock_page(zspage->pages[i]);
-	spin_lock(&pool->free_lock);
-	list_add_tail(&zspage->free_link, &pool->free_list);
-	spin_unlock(&pool->free_lock);
-	schedule_work(&pool->free_work);
-}
-
-static void zs_free_work(struct work_struct *work)
-{
-	struct zs_pool *pool = container_of(work, struct zs_pool, free_work);
-	struct zspage *zspage, *next;
-	LIST_HEAD(list);
-	unsigned int i;
-
-	spin_lock(&pool->free_lock);
-	list_splice_init(&pool->free_list, &list);
-	spin_unlock(&pool->free_lock);
-
-	list_for_each_entry_safe(zspage, next, &list, free_link) {
-		for (i = 0; i < zspage->class->pages_per_zspage; i++)
-			lock_page(zspage->pages[i]);
-		zspage_release_pages(pool, zspage);
-	}
-}
-
-static void zspage_free_new_pages(struct zspage *zspage, unsigned int nr)
-{
-	while (nr--) {
-		set_page_private(zspage->pages[nr], 0);
-		__free_page(zspage->pages[nr]);
-	}
-}
-
-static struct zspage *zspage_create(struct zs_pool *pool,
-				    struct size_class *class, gfp_t gfp)
+static struct zspage *class_find_room(struct zs_pool *pool,
+				      struct size_class *class, gfp_t gfp,
+				      struct page **spare)
+	__acquires(&class->lock)
 {
 	struct zspage *zspage;
-	unsigned int i;
+	unsigned int missing;
+	int err;
 
-	zspage = kmem_cache_zalloc(class->desc_cache, zs_meta_gfp(gfp));
-	if (!zspage)
-		return NULL;
-	zspage->class = class;
-	zspage->free_head = ZS_NO_FREE;
-	INIT_LIST_HEAD(&zspage->list);
-
-	for (i = 0; i < class->pages_per_zspage; i++) {
-		struct page *page = alloc_page(gfp);
-
-		if (!page)
-			goto free_pages;
-		set_page_private(page, (unsigned long)zspage);
-		page->index = i;
-		zspage->pages[i] = page;
+	spin_lock(&class->lock);
+	for (;;) {
+		zspage = class_pick_zspage(class);
+		if (!zspage) {
+			spin_unlock(&class->lock);
+			zspage = zspage_create(pool, class, gfp);
+			spin_lock(&class->lock);
+			if (!zspage)
+				return NULL;
+			/* On the list even if empty: compaction frees it. */
+			class->zspages++;
+			class->pages += zspage->nr_backed;
+			class_link_zspage(class, zspage);
+		}
+		missing = zspage_missing_pages(zspage, zspage_first_free(zspage));
+		/* First try as the caller allows, but without sleeping. */
+		if (!missing ||
+		    !zs_spare_fill(spare, missing, (gfp & ~__GFP_DIRECT_RECLAIM) |
+				   __GFP_NOWARN))
+			return zspage;
+		spin_unlock(&class->lock);
+		err = zs_spare_fill(spare, missing, gfp);
+		spin_lock(&class->lock);
+		if (err)
+			return NULL;
 	}
-	/* Only a fully set up zspage may be seen by migration. */
-	for (i = 0; i < class->pages_per_zspage; i++) {
-		zspage_page_set_movable(zspage->pages[i]);
-		inc_zone_page_state(zspage->pages[i], NR_ZSPAGES);
-	}
-	atomic_long_add(class->pages_per_zspage, &pool->pages_allocated);
-	return zspage;
-
-free_pages:
-	zspage_free_new_pages(zspage, i);
-	kmem_cache_free(class->desc_cache, zspage);
-	return NULL;
-}
-
-/* Allocates an object of @class in @zspage; returns its location word. */
-static unsigned long zspage_alloc_obj(struct zspage *zspage,
-				      unsigned long handle, size_t size)
-{
-	struct size_class *class = zspage->class;
-	unsigned int idx = zspage_take_free(zspage);
-
-	zspage_refs(zspage)[idx] = handle | ZS_REF_ALLOCATED;
-	zspage->inuse++;
-	class->objs_used++;
-	class->bytes_requested += size;
-	zspage_set_group(zspage);
-	return zspage_obj_loc(zspage, idx, size);
 }
 
 /**
@@ -524,6 +168,7 @@ static unsigned long zspage_alloc_obj(struct zspage *zspage,
  */
 unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 {
+	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct size_class *class;
 	struct zspage *zspage;
 	unsigned long *slot;
@@ -536,21 +181,16 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = zs_class_of(pool, size);
-	spin_lock(&class->lock);
-	zspage = class_pick_zspage(class);
-	if (unlikely(!zspage)) {
-		spin_unlock(&class->lock);
-		zspage = zspage_create(pool, class, gfp);
-		if (!zspage) {
-			kmem_cache_free(zs_handle_cache, slot);
-			return (unsigned long)ERR_PTR(-ENOMEM);
-		}
-		spin_lock(&class->lock);
-		class->zspages++;
-		class_link_zspage(class, zspage);
-	}
-	WRITE_ONCE(*slot, zspage_alloc_obj(zspage, (unsigned long)slot, size));
+	zspage = class_find_room(pool, class, gfp, spare);
+	if (likely(zspage))
+		zspage_alloc_obj(pool, zspage, zspage_first_free(zspage),
+				 (unsigned long)slot, size, spare);
 	spin_unlock(&class->lock);
+	zs_spare_drop(spare);
+	if (unlikely(!zspage)) {
+		kmem_cache_free(zs_handle_cache, slot);
+		return (unsigned long)ERR_PTR(-ENOMEM);
+	}
 	return (unsigned long)slot;
 }
 EXPORT_SYMBOL_GPL(zs_malloc);
@@ -627,7 +267,7 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 		spin_unlock(&class->lock);
 		return;
 	}
-	empty = zspage_free_obj(zspage, idx);
+	empty = zspage_free_obj(pool, zspage, idx);
 	spin_unlock(&class->lock);
 
 	if (empty)
@@ -689,9 +329,9 @@ void zs_pool_stats(struct zs_pool *pool, struct zs_pool_stats *stats)
 }
 EXPORT_SYMBOL_GPL(zs_pool_stats);
 
-static struct size_class *size_class_create(struct zs_pool *pool, unsigned int step)
+static struct size_class *size_class_create(struct zs_pool *pool,
+					    unsigned int step)
 {
-	const struct zs_geometry *geo = &zs_geometry[step];
 	struct size_class *class;
 	int group;
 
@@ -701,29 +341,29 @@ static struct size_class *size_class_create(struct zs_pool *pool, unsigned int s
 	spin_lock_init(&class->lock);
 	for (group = 0; group < ZS_NR_GROUPS; group++)
 		INIT_LIST_HEAD(&class->groups[group]);
-	class->size = zs_step_size(step);
-	class->objs_per_zspage = geo->objs;
-	class->pages_per_zspage = geo->pages;
-	class->desc_cache = geo->desc_cache;
+	zs_class_init_geometry(class, step);
 	class->pool = pool;
 	return class;
 }
 
-/* Frees every object of a zspage, and so the zspage. */
+/* Frees every object of a zspage, and releases it. */
 static void zspage_drain(struct zs_pool *pool, struct zspage *zspage)
 {
-	unsigned long *refs = zspage_refs(zspage);
 	unsigned int idx;
 
-	for (idx = 0; idx < zspage->never_used; idx++) {
-		unsigned long ref = refs[idx];
+	for_each_zspage_obj(idx, zspage) {
+		unsigned long handle = zspage_refs(zspage)[idx] &
+				       ZS_REF_HANDLE_MASK;
+		/* zspage_free_obj() still writes the slot: release it after. */
+		bool empty = zspage_free_obj(pool, zspage, idx);
 
-		if (!(ref & ZS_REF_ALLOCATED))
-			continue;
-		zs_handle_release(ref & ZS_REF_HANDLE_MASK);
-		if (zspage_free_obj(zspage, idx))
-			break;
+		zs_handle_release(handle);
+		if (empty)
+			return;
 	}
+	/* Made, but its first allocation failed: it never held an object. */
+	class_unlink_zspage(zspage->class, zspage);
+	zspage_release(zspage);
 }
 
 /* Frees what is left in a class, warning once if anything is. */
@@ -762,17 +402,14 @@ static int pool_create_classes(struct zs_pool *pool)
 	int step, huge = ZS_NR_SIZES;
 
 	for (step = ZS_NR_SIZES - 1; step >= 0; step--) {
-		const struct zs_geometry *geo = &zs_geometry[step];
-
-		if (!prev || prev->pages_per_zspage != geo->pages ||
-		    prev->objs_per_zspage != geo->objs) {
+		if (!prev || !zs_geometry_same(step, prev)) {
 			prev = size_class_create(pool, step);
 			if (!prev)
 				return -ENOMEM;
 			pool->classes[pool->nr_classes++] = prev;
 		}
 		pool->class_of_size[step] = prev;
-		if (huge == step + 1 && geo->objs == 1)
+		if (huge == step + 1 && zs_geometry_is_huge(step))
 			huge = step;
 	}
 	/* Requests above the last step that still packs are huge. */
@@ -844,9 +481,11 @@ static int __init zs_init(void)
 	/* The location word must hold any pfn, offset and size. */
 	BUILD_BUG_ON(MAX_POSSIBLE_PHYSMEM_BITS - PAGE_SHIFT >
 		     BITS_PER_LONG - ZS_LOC_TAIL_BITS);
-	/* Object indices and the free-list end fit in u16. */
-	BUILD_BUG_ON(ZS_MAX_PAGES_PER_ZSPAGE * PAGE_SIZE / ZS_MIN_ALLOC_SIZE >=
-		     ZS_NO_FREE);
+	/* Object counts fit in zspage->inuse. */
+	BUILD_BUG_ON(ZS_MAX_PAGES_PER_ZSPAGE * PAGE_SIZE / ZS_MIN_ALLOC_SIZE >
+		     U16_MAX);
+	/* The objects lying on one page fit in its u8 counter. */
+	BUILD_BUG_ON(PAGE_SIZE / ZS_MIN_ALLOC_SIZE + 1 > U8_MAX);
 	/* Handles are word aligned, leaving the low bits for ZS_REF_*. */
 	BUILD_BUG_ON((ZS_REF_ALLOCATED | ZS_REF_FREED) >= sizeof(unsigned long));
 

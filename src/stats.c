@@ -19,12 +19,14 @@ static struct dentry *zs_debugfs_root;
 /**
  * struct zs_class_stats - a consistent copy of one class's counters
  * @zspages: zspages in the class
+ * @pages: pages present in them
  * @objs_used: objects allocated
  * @bytes_requested: bytes asked for by the allocated objects
  * @group_count: zspages per fullness group
  */
 struct zs_class_stats {
 	unsigned long zspages;
+	unsigned long pages;
 	unsigned long objs_used;
 	unsigned long bytes_requested;
 	unsigned long group_count[ZS_NR_GROUPS];
@@ -35,13 +37,13 @@ static void class_stats_read(struct size_class *class,
 {
 	spin_lock(&class->lock);
 	st->zspages = class->zspages;
+	st->pages = class->pages;
 	st->objs_used = class->objs_used;
 	st->bytes_requested = class->bytes_requested;
 	memcpy(st->group_count, class->group_count, sizeof(st->group_count));
 	spin_unlock(&class->lock);
 }
 
-/* Half-full and fuller zspages count as almost full, as in the stock module. */
 static unsigned long groups_sum(const struct zs_class_stats *st, int from,
 				int to)
 {
@@ -57,39 +59,45 @@ static int zs_classes_show(struct seq_file *s, void *unused)
 {
 	struct zs_pool *pool = s->private;
 	unsigned long total_pages = 0, total_used = 0, total_bytes = 0;
+	unsigned long total_meta = 0;
 	unsigned int i;
 	int group;
 
-	seq_printf(s, " %5s %5s %11s %12s %13s %10s %10s %16s %8s %12s %12s  %s\n",
+	seq_printf(s, " %5s %5s %11s %12s %13s %10s %10s %16s %8s %12s %12s %10s  %s\n",
 		   "class", "size", "almost_full", "almost_empty",
 		   "obj_allocated", "obj_used", "pages_used",
-		   "pages_per_zspage", "freeable", "requested", "held",
+		   "pages_per_zspage", "freeable", "requested", "held", "meta",
 		   "zspages per fullness group 0-9%..90-99%,full");
 
 	for (i = 0; i < pool->nr_classes; i++) {
 		struct size_class *class = pool->classes[i];
-		unsigned long pages;
 		struct zs_class_stats st;
+		unsigned long meta;
 
 		class_stats_read(class, &st);
-		pages = st.zspages * class->pages_per_zspage;
-		seq_printf(s, " %5u %5u %11lu %12lu %13lu %10lu %10lu %16u %8lu %12lu %12lu ",
+		/* Outside the pages: descriptors and handle slots. */
+		meta = st.zspages * class->desc_bytes +
+		       st.objs_used * sizeof(unsigned long);
+		/* Half full and fuller is "almost full", as in the stock module. */
+		seq_printf(s, " %5u %5u %11lu %12lu %13lu %10lu %10lu %16u %8lu %12lu %12lu %10lu ",
 			   zs_size_index(class->size), class->size,
 			   groups_sum(&st, ZS_FULL_GROUP / 2, ZS_FULL_GROUP),
 			   groups_sum(&st, 0, ZS_FULL_GROUP / 2),
 			   st.zspages * class->objs_per_zspage, st.objs_used,
-			   pages, class->pages_per_zspage,
+			   st.pages, class->pages_per_zspage,
 			   zs_class_freeable_pages(class), st.bytes_requested,
-			   pages * PAGE_SIZE);
+			   st.pages * PAGE_SIZE, meta);
 		for (group = 0; group < ZS_NR_GROUPS; group++)
 			seq_printf(s, " %lu", st.group_count[group]);
 		seq_putc(s, '\n');
-		total_pages += pages;
+		total_pages += st.pages;
 		total_used += st.objs_used;
 		total_bytes += st.bytes_requested;
+		total_meta += meta;
 	}
-	seq_printf(s, " Total objects %lu, pages %lu, requested %lu bytes, held %lu bytes\n",
-		   total_used, total_pages, total_bytes, total_pages * PAGE_SIZE);
+	seq_printf(s, " Total objects %lu, pages %lu, requested %lu bytes, held %lu bytes, metadata %lu bytes\n",
+		   total_used, total_pages, total_bytes, total_pages * PAGE_SIZE,
+		   total_meta);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(zs_classes);

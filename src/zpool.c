@@ -94,7 +94,7 @@ static unsigned long zspage_evictable_handle(struct zspage *zspage,
  * Frees what was freed during reclaim and ends it.  Returns true if the
  * zspage is empty and released: the caller frees it.
  */
-static bool zspage_end_reclaim(struct zspage *zspage)
+static bool zspage_end_reclaim(struct zs_pool *pool, struct zspage *zspage)
 {
 	struct size_class *class = zspage->class;
 	unsigned long *refs = zspage_refs(zspage);
@@ -102,12 +102,12 @@ static bool zspage_end_reclaim(struct zspage *zspage)
 	unsigned int idx;
 
 	spin_lock(&class->lock);
-	for (idx = 0; idx < zspage->never_used; idx++) {
+	for_each_zspage_obj(idx, zspage) {
 		unsigned long ref = refs[idx];
 
-		if (!(ref & ZS_REF_ALLOCATED) || !(ref & ZS_REF_FREED))
+		if (!(ref & ZS_REF_FREED))
 			continue;
-		zspage_free_obj(zspage, idx);
+		zspage_free_obj(pool, zspage, idx);
 		zs_handle_release(ref & ZS_REF_HANDLE_MASK);
 	}
 	zspage->flags &= ~ZS_ZSPAGE_RECLAIM;
@@ -125,21 +125,22 @@ static int zs_reclaim_one(struct zs_pool *pool)
 	struct size_class *class = pool_pick_victim_class(pool);
 	struct zspage *zspage = class ? class_take_victim(class) : NULL;
 	unsigned int idx;
-	int ret = 0;
+	int ret = 0, freed;
 
 	if (!zspage)
 		return -ENOENT;
-	/* No allocation goes into a zspage under reclaim: never_used stays. */
-	for (idx = 0; idx < zspage->never_used && !ret; idx++) {
+	/* Nothing is allocated in a zspage under reclaim. */
+	for (idx = 0; idx < class->objs_per_zspage && !ret; idx++) {
 		unsigned long handle = zspage_evictable_handle(zspage, idx);
 
 		if (handle)
 			ret = pool->zpool_ops->evict(pool->zpool, handle);
 	}
-	if (!zspage_end_reclaim(zspage))
+	freed = zspage->nr_backed;
+	if (!zspage_end_reclaim(pool, zspage))
 		return ret ? ret : -EAGAIN;
 	zspage_free(pool, zspage);
-	return class->pages_per_zspage;
+	return freed;
 }
 
 static int zs_zpool_shrink(void *data, unsigned int pages,

@@ -26,6 +26,8 @@
 
 /* Longest chain the module parameter may ask for. */
 #define ZS_MAX_PAGES_PER_ZSPAGE	16U
+/* Pages one object can lie on: it is at most PAGE_SIZE bytes long. */
+#define ZS_SLOT_MAX_PAGES	2
 
 /*
  * Fullness groups: a non-full zspage with inuse of objs objects in use sits in
@@ -53,14 +55,15 @@
 
 /*
  * A zspage's back-reference array has one word per object: for an allocated
- * object its handle with ZS_REF_ALLOCATED set (handles are word aligned), for
- * a free one the index of the next free object shifted left by one.
+ * object its handle with ZS_REF_ALLOCATED set (handles are word aligned), 0
+ * for a free one.  A bitmap beside it says which objects are allocated, so
+ * that allocation takes the lowest free index: objects fill a zspage in page
+ * order, and with on-demand backing its pages are attached front to back.
  */
 #define ZS_REF_ALLOCATED	1UL
 /* Freed by its owner while its zspage is being reclaimed (zpool.c). */
 #define ZS_REF_FREED		2UL
 #define ZS_REF_HANDLE_MASK	(~(ZS_REF_ALLOCATED | ZS_REF_FREED))
-#define ZS_NO_FREE		0xffffU
 
 /* zspage->flags */
 #define ZS_ZSPAGE_DYING		BIT(0)	/* empty, off the lists, being freed */
@@ -73,24 +76,24 @@ struct size_class;
  * @list: link in @class->groups[@group]; off any list while DYING or RECLAIM
  * @class: the size class; never changes
  * @inuse: objects allocated
- * @free_head: first free object below @never_used, or ZS_NO_FREE
- * @never_used: objects from here to the end were never handed out
+ * @nr_backed: pages of @pages present
  * @group: current fullness group
  * @flags: ZS_ZSPAGE_* bits
  * @pinned: objects mapped now; raised under @class->lock, dropped without it
  * @free_link: link in the pool's deferred-free list
- * @pages: the pages of the chain, followed by one back-reference word per
- *	object (see zspage_refs())
+ * @pages: the pages of the chain; with on-demand backing, NULL where no
+ *	object lies yet.  After them come, at offsets the class records, one
+ *	back-reference word per object, the allocation bitmap, and one byte per
+ *	page counting the objects that lie (wholly or partly) on it.
  *
- * @class->lock protects @list, @inuse, @free_head, @never_used, @group,
- * @flags, @pages and the back-references.  No lock is needed to read @class.
+ * @class->lock protects all fields but @class, @pinned and @free_link, and
+ * the arrays after @pages.
  */
 struct zspage {
 	struct list_head list;
 	struct size_class *class;
 	u16 inuse;
-	u16 free_head;
-	u16 never_used;
+	u8 nr_backed;
 	u8 group;
 	u8 flags;
 	atomic_t pinned;
@@ -105,8 +108,13 @@ struct zspage {
  * @size: slot size in bytes, a multiple of ZS_CLASS_DELTA
  * @objs_per_zspage: objects in one zspage
  * @pages_per_zspage: pages in one zspage
+ * @refs_offset: where in a descriptor the back-references start
+ * @map_offset: where the allocation bitmap starts
+ * @users_offset: where the per-page object counts start
+ * @desc_bytes: size of a descriptor
  * @desc_cache: where the zspage descriptors of this class come from
  * @zspages: zspages of the class, dying ones excluded
+ * @pages: pages present in those zspages
  * @objs_used: objects allocated
  * @bytes_requested: sum of the requested sizes of allocated objects
  * @group_count: zspages in each fullness group
@@ -118,8 +126,13 @@ struct size_class {
 	unsigned int size;
 	unsigned int objs_per_zspage;
 	unsigned int pages_per_zspage;
+	unsigned int refs_offset;
+	unsigned int map_offset;
+	unsigned int users_offset;
+	unsigned int desc_bytes;
 	struct kmem_cache *desc_cache;
 	unsigned long zspages;
+	unsigned long pages;
 	unsigned long objs_used;
 	unsigned long bytes_requested;
 	unsigned long group_count[ZS_NR_GROUPS];
@@ -213,29 +226,65 @@ static inline struct size_class *zs_class_of(struct zs_pool *pool, size_t size)
 
 static inline unsigned long *zspage_refs(struct zspage *zspage)
 {
-	return (unsigned long *)&zspage->pages[zspage->class->pages_per_zspage];
+	return (void *)zspage + zspage->class->refs_offset;
 }
+
+static inline unsigned long *zspage_map(struct zspage *zspage)
+{
+	return (void *)zspage + zspage->class->map_offset;
+}
+
+static inline u8 *zspage_users(struct zspage *zspage)
+{
+	return (void *)zspage + zspage->class->users_offset;
+}
+
+/* Visits the allocated objects of @zspage; class->lock held. */
+#define for_each_zspage_obj(idx, zspage)				\
+	for_each_set_bit(idx, zspage_map(zspage),			\
+			 (zspage)->class->objs_per_zspage)
 
 static inline struct zspage *page_zspage(struct page *page)
 {
 	return (struct zspage *)page_private(page);
 }
 
-/* pool.c */
-extern unsigned int zs_max_pages_per_zspage;
+/* zspage.c */
+extern bool zs_ondemand;
+int zs_geometry_init(void);
+void zs_geometry_exit(void);
+void zs_class_init_geometry(struct size_class *class, unsigned int step);
+bool zs_geometry_is_huge(unsigned int step);
+bool zs_geometry_same(unsigned int step, struct size_class *class);
+unsigned int zs_step_size(unsigned int step);
 void zspage_set_group(struct zspage *zspage);
 void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
+struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
+			     gfp_t gfp);
+unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx);
+void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
+		      unsigned int idx, unsigned long handle, size_t size,
+		      struct page **spare);
+void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
+		     unsigned int dst_idx, struct page **spare,
+		     struct zspage *src, unsigned int src_idx);
+bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
+		     unsigned int idx);
 bool zspage_release(struct zspage *zspage);
-bool zspage_free_obj(struct zspage *zspage, unsigned int idx);
-void zs_handle_release(unsigned long handle);
 void zspage_free(struct zs_pool *pool, struct zspage *zspage);
-unsigned int zspage_take_free(struct zspage *zspage);
-void zspage_put_free(struct zspage *zspage, unsigned int idx);
+void zs_free_work(struct work_struct *work);
+unsigned int zspage_first_free(struct zspage *zspage);
 unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
 			      unsigned int offset);
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size);
+int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp);
+void zs_spare_drop(struct page **spare);
+
+/* pool.c */
+extern unsigned int zs_max_pages_per_zspage;
+void zs_handle_release(unsigned long handle);
 
 /* map.c */
 int zs_map_init(void);

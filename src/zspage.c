@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zspages: the chain geometry of each size class, the zspage descriptor and
+ * its arrays, fullness groups, and the life of objects and pages in a zspage.
+ *
+ * With on-demand backing (the default, module parameter "ondemand"), a new
+ * zspage has no pages: a page is attached when the first object that lies on
+ * it is allocated, and given back when the last one is freed.  Objects are
+ * handed out lowest index first, so the pages of a zspage fill front to back
+ * and the last zspage of a class holds only the pages it uses.  Without it,
+ * every page is attached when the zspage is made, as in the 2012 design.
+ *
+ * A page is attached under the class lock with a page allocated beforehand
+ * (a "spare"), since the allocation itself may sleep; the caller makes sure
+ * it has enough spares (zspage_missing_pages()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/highmem.h>
+#include <linux/migrate.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+#include <linux/vmstat.h>
+
+#include "zs_internal.h"
+
+bool zs_ondemand = true;
+module_param_named(ondemand, zs_ondemand, bool, 0444);
+MODULE_PARM_DESC(ondemand,
+		 "Attach the pages of a zspage only when objects lie on them (default on)");
+
+/**
+ * struct zs_geometry - chain of one 16-byte size step, fixed at module load
+ * @pages: pages per zspage
+ * @objs: objects per zspage
+ * @refs_offset: offset of the back-references in a descriptor
+ * @map_offset: offset of the allocation bitmap
+ * @users_offset: offset of the per-page object counts
+ * @desc_bytes: descriptor size
+ * @desc_cache: slab cache for descriptors of such zspages
+ */
+struct zs_geometry {
+	unsigned short pages;
+	unsigned short objs;
+	unsigned int refs_offset;
+	unsigned int map_offset;
+	unsigned int users_offset;
+	unsigned int desc_bytes;
+	struct kmem_cache *desc_cache;
+};
+
+static struct zs_geometry zs_geometry[ZS_NR_SIZES];
+
+/**
+ * zs_step_size - slot size of a 16-byte size step
+ * @step: the step, 0 for ZS_MIN_ALLOC_SIZE
+ *
+ * Return: the size in bytes.
+ */
+unsigned int zs_step_size(unsigned int step)
+{
+	return ZS_MIN_ALLOC_SIZE + step * ZS_CLASS_DELTA;
+}
+
+/* Least waste per page at the end of the chain; on a tie, the shorter chain. */
+static void zs_pick_chain(unsigned int size, struct zs_geometry *geo)
+{
+	unsigned int best_pages = 1, best_waste = PAGE_SIZE % size, n;
+
+	for (n = 2; n <= zs_max_pages_per_zspage; n++) {
+		unsigned int waste = (n * PAGE_SIZE) % size;
+
+		if (waste * best_pages < best_waste * n) {
+			best_pages = n;
+			best_waste = waste;
+		}
+	}
+	geo->pages = best_pages;
+	geo->objs = best_pages * PAGE_SIZE / size;
+	geo->refs_offset = struct_size((struct zspage *)NULL, pages, geo->pages);
+	geo->map_offset = geo->refs_offset + geo->objs * sizeof(unsigned long);
+	geo->users_offset = geo->map_offset +
+			    BITS_TO_LONGS(geo->objs) * sizeof(unsigned long);
+	geo->desc_bytes = ALIGN(geo->users_offset + geo->pages,
+				sizeof(unsigned long));
+}
+
+/* The first step using the cache of @step, so each cache is handled once. */
+static bool zs_geometry_owns_cache(int step)
+{
+	int other;
+
+	for (other = 0; other < step; other++) {
+		if (zs_geometry[other].desc_cache == zs_geometry[step].desc_cache)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * zs_geometry_exit - destroy the descriptor caches
+ */
+void zs_geometry_exit(void)
+{
+	int step;
+
+	for (step = ZS_NR_SIZES - 1; step >= 0; step--) {
+		if (zs_geometry_owns_cache(step))
+			kmem_cache_destroy(zs_geometry[step].desc_cache);
+	}
+	memset(zs_geometry, 0, sizeof(zs_geometry));
+}
+
+/* A descriptor cache of @bytes made for an earlier step, or NULL. */
+static struct kmem_cache *zs_geometry_find_cache(int step, unsigned int bytes)
+{
+	int other;
+
+	for (other = 0; other < step; other++) {
+		if (zs_geometry[other].desc_bytes == bytes)
+			return zs_geometry[other].desc_cache;
+	}
+	return NULL;
+}
+
+/**
+ * zs_geometry_init - choose the chain of every size step, make the caches
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int zs_geometry_init(void)
+{
+	int step;
+
+	zs_max_pages_per_zspage = clamp(zs_max_pages_per_zspage, 1U,
+					ZS_MAX_PAGES_PER_ZSPAGE);
+	for (step = 0; step < ZS_NR_SIZES; step++) {
+		struct zs_geometry *geo = &zs_geometry[step];
+		char name[32];
+
+		zs_pick_chain(zs_step_size(step), geo);
+		geo->desc_cache = zs_geometry_find_cache(step, geo->desc_bytes);
+		if (geo->desc_cache)
+			continue;
+		snprintf(name, sizeof(name), "zs_zspage_%u", geo->desc_bytes);
+		geo->desc_cache = kmem_cache_create(name, geo->desc_bytes, 0, 0,
+						    NULL);
+		if (!geo->desc_cache) {
+			zs_geometry_exit();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * zs_class_init_geometry - give @class the chain of size step @step
+ * @class: the class
+ * @step: its largest size step
+ */
+void zs_class_init_geometry(struct size_class *class, unsigned int step)
+{
+	const struct zs_geometry *geo = &zs_geometry[step];
+
+	class->size = zs_step_size(step);
+	class->objs_per_zspage = geo->objs;
+	class->pages_per_zspage = geo->pages;
+	class->refs_offset = geo->refs_offset;
+	class->map_offset = geo->map_offset;
+	class->users_offset = geo->users_offset;
+	class->desc_bytes = geo->desc_bytes;
+	class->desc_cache = geo->desc_cache;
+}
+
+/**
+ * zs_geometry_same - whether size step @step can share @class
+ * @step: a size step
+ * @class: the class of a larger step
+ *
+ * Return: true if both have the same chain (pages and objects).
+ */
+bool zs_geometry_same(unsigned int step, struct size_class *class)
+{
+	return zs_geometry[step].pages == class->pages_per_zspage &&
+	       zs_geometry[step].objs == class->objs_per_zspage;
+}
+
+/**
+ * zs_geometry_is_huge - whether every object of size step @step costs a page
+ * @step: the size step
+ *
+ * Return: true if a zspage of the step holds one object.
+ */
+bool zs_geometry_is_huge(unsigned int step)
+{
+	return zs_geometry[step].objs == 1;
+}
+
+static unsigned int zspage_group_of(struct zspage *zspage)
+{
+	unsigned int objs = zspage->class->objs_per_zspage;
+
+	if (zspage->inuse == objs)
+		return ZS_FULL_GROUP;
+	return zspage->inuse * ZS_FULL_GROUP / objs;
+}
+
+/**
+ * zspage_set_group - move a zspage to the fullness group it now belongs to
+ * @zspage: a zspage on its class's lists
+ *
+ * Context: class->lock held.
+ */
+void zspage_set_group(struct zspage *zspage)
+{
+	struct size_class *class = zspage->class;
+	unsigned int group = zspage_group_of(zspage);
+
+	if (group == zspage->group)
+		return;
+	class->group_count[zspage->group]--;
+	class->group_count[group]++;
+	zspage->group = group;
+	list_move(&zspage->list, &class->groups[group]);
+}
+
+/**
+ * class_link_zspage - put a zspage on the list of its fullness group
+ * @class: its class
+ * @zspage: a zspage on no list
+ *
+ * Context: class->lock held.
+ */
+void class_link_zspage(struct size_class *class, struct zspage *zspage)
+{
+	zspage->group = zspage_group_of(zspage);
+	list_add(&zspage->list, &class->groups[zspage->group]);
+	class->group_count[zspage->group]++;
+}
+
+/**
+ * class_unlink_zspage - take a zspage off its fullness group's list
+ * @class: its class
+ * @zspage: a zspage on a list
+ *
+ * Context: class->lock held.
+ */
+void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
+{
+	list_del_init(&zspage->list);
+	class->group_count[zspage->group]--;
+}
+
+/**
+ * zs_spare_fill - make sure @spare holds at least @nr pages
+ * @spare: ZS_SLOT_MAX_PAGES entries, NULL where empty
+ * @nr: pages wanted, at most ZS_SLOT_MAX_PAGES
+ * @gfp: how to allocate them
+ *
+ * Return: 0, or -ENOMEM (what was allocated stays in @spare).
+ */
+int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!spare[i])
+			spare[i] = alloc_page(gfp);
+		if (!spare[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * zs_spare_drop - free the pages left in @spare
+ * @spare: ZS_SLOT_MAX_PAGES entries
+ */
+void zs_spare_drop(struct page **spare)
+{
+	unsigned int i;
+
+	for (i = 0; i < ZS_SLOT_MAX_PAGES; i++) {
+		if (spare[i])
+			__free_page(spare[i]);
+		spare[i] = NULL;
+	}
+}
+
+static struct page *zs_spare_take(struct page **spare)
+{
+	int i;
+
+	for (i = ZS_SLOT_MAX_PAGES - 1; i >= 0; i--) {
+		struct page *page = spare[i];
+
+		if (page) {
+			spare[i] = NULL;
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/* The pages (first and last index) that object slot @idx lies on. */
+static void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
+			      unsigned int *first, unsigned int *last)
+{
+	unsigned int size = zspage->class->size;
+
+	*first = idx * size >> PAGE_SHIFT;
+	*last = ((idx + 1) * size - 1) >> PAGE_SHIFT;
+}
+
+/**
+ * zspage_missing_pages - how many pages object @idx would need attached
+ * @zspage: the zspage
+ * @idx: an object index
+ *
+ * Context: class->lock held.
+ * Return: the number of absent pages under the slot, 0..ZS_SLOT_MAX_PAGES.
+ */
+unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx)
+{
+	unsigned int first, last, p, missing = 0;
+
+	zspage_slot_pages(zspage, idx, &first, &last);
+	for (p = first; p <= last; p++)
+		missing += !zspage->pages[p];
+	return missing;
+}
+
+/* Makes @page page @p of @zspage. */
+static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
+			       unsigned int p, struct page *page)
+{
+	set_page_private(page, (unsigned long)zspage);
+	page->index = p;
+	zspage->pages[p] = page;
+	zspage->nr_backed++;
+	/* Only now, fully set up, may migration see it. */
+	zspage_page_set_movable(page);
+	inc_zone_page_state(page, NR_ZSPAGES);
+	atomic_long_inc(&pool->pages_allocated);
+}
+
+/* Undoes zspage_attach_page(); the page is locked and we drop our ref. */
+static void zspage_detach_locked_page(struct zs_pool *pool, struct page *page)
+{
+	__ClearPageMovable(page);
+	set_page_private(page, 0);
+	page->index = 0;
+	unlock_page(page);
+	dec_zone_page_state(page, NR_ZSPAGES);
+	atomic_long_dec(&pool->pages_allocated);
+	put_page(page);
+}
+
+/*
+ * Gives back page @p, on which no object lies any more.  A page the
+ * migration core holds locked stays; a later object will use it, or the
+ * zspage's end frees it.
+ */
+static void zspage_drop_page(struct zs_pool *pool, struct zspage *zspage,
+			     unsigned int p)
+{
+	struct page *page = zspage->pages[p];
+
+	if (!trylock_page(page))
+		return;
+	zspage->pages[p] = NULL;
+	zspage->nr_backed--;
+	zspage->class->pages--;
+	zspage_detach_locked_page(pool, page);
+}
+
+/* Counts object @idx on its pages, attaching absent ones from @spare. */
+static void zspage_slot_get(struct zs_pool *pool, struct zspage *zspage,
+			    unsigned int idx, struct page **spare)
+{
+	u8 *users = zspage_users(zspage);
+	unsigned int first, last, p;
+
+	zspage_slot_pages(zspage, idx, &first, &last);
+	for (p = first; p <= last; p++) {
+		if (!zspage->pages[p]) {
+			zspage_attach_page(pool, zspage, p, zs_spare_take(spare));
+			zspage->class->pages++;
+		}
+		users[p]++;
+	}
+}
+
+/* Uncounts object @idx; with on-demand backing, frees pages left unused. */
+static void zspage_slot_put(struct zs_pool *pool, struct zspage *zspage,
+			    unsigned int idx)
+{
+	u8 *users = zspage_users(zspage);
+	unsigned int first, last, p;
+
+	zspage_slot_pages(zspage, idx, &first, &last);
+	for (p = first; p <= last; p++) {
+		if (!--users[p] && zs_ondemand)
+			zspage_drop_page(pool, zspage, p);
+	}
+}
+
+/**
+ * zspage_first_free - the object index the next allocation in @zspage takes
+ * @zspage: a zspage that is not full
+ *
+ * Context: class->lock held.
+ * Return: the lowest free index.
+ */
+unsigned int zspage_first_free(struct zspage *zspage)
+{
+	return find_first_zero_bit(zspage_map(zspage),
+				   zspage->class->objs_per_zspage);
+}
+
+/**
+ * zspage_obj_index - index of the object that starts at @offset of @page
+ * @zspage: the zspage @page belongs to
+ * @page: a page of @zspage
+ * @offset: the object's offset in @page
+ *
+ * Return: the object's index in @zspage.
+ */
+unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
+			      unsigned int offset)
+{
+	return (page->index * PAGE_SIZE + offset) / zspage->class->size;
+}
+
+/**
+ * zspage_obj_loc - location word of object @idx of @zspage
+ * @zspage: the zspage
+ * @idx: the object's index; its first page is present
+ * @size: the size the object was allocated with
+ *
+ * Context: class->lock held (the pages of a zspage may migrate).
+ * Return: the location word to store in the object's handle slot.
+ */
+unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
+			     size_t size)
+{
+	unsigned int start = idx * zspage->class->size;
+
+	return zs_loc(zspage->pages[start >> PAGE_SHIFT],
+		      offset_in_page(start), size);
+}
+
+/* Marks @idx allocated to @handle; its pages are present. */
+static void zspage_take_slot(struct zspage *zspage, unsigned int idx,
+			     unsigned long handle)
+{
+	__set_bit(idx, zspage_map(zspage));
+	zspage_refs(zspage)[idx] = handle | ZS_REF_ALLOCATED;
+	zspage->inuse++;
+}
+
+static void zspage_clear_slot(struct zs_pool *pool, struct zspage *zspage,
+			      unsigned int idx)
+{
+	__clear_bit(idx, zspage_map(zspage));
+	zspage_refs(zspage)[idx] = 0;
+	zspage->inuse--;
+	zspage_slot_put(pool, zspage, idx);
+}
+
+/**
+ * zspage_alloc_obj - allocate object @idx of @zspage to a handle
+ * @pool: the pool
+ * @zspage: a zspage that is not full, on its class's lists
+ * @idx: its first free index
+ * @handle: the handle; its slot gets the object's location and @size
+ * @size: the requested size
+ * @spare: pages for the absent pages under the slot (enough of them)
+ *
+ * Context: class->lock held.
+ */
+void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
+		      unsigned int idx, unsigned long handle, size_t size,
+		      struct page **spare)
+{
+	struct size_class *class = zspage->class;
+
+	zspage_slot_get(pool, zspage, idx, spare);
+	zspage_take_slot(zspage, idx, handle);
+	class->objs_used++;
+	class->bytes_requested += size;
+	WRITE_ONCE(*(unsigned long *)handle, zspage_obj_loc(zspage, idx, size));
+	zspage_set_group(zspage);
+}
+
+/**
+ * zspage_move_obj - move object @src_idx of @src into slot @dst_idx of @dst
+ * @pool: the pool
+ * @dst: the destination zspage, not full
+ * @dst_idx: its first free index
+ * @spare: pages for the absent pages under that slot (enough of them)
+ * @src: the zspage the object is in, not pinned
+ * @src_idx: the object's index
+ *
+ * The handle follows the object; fullness groups are left to the caller.
+ *
+ * Context: class->lock held.
+ */
+void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
+		     unsigned int dst_idx, struct page **spare,
+		     struct zspage *src, unsigned int src_idx)
+{
+	unsigned long ref = zspage_refs(src)[src_idx];
+	unsigned long *slot = (unsigned long *)(ref & ZS_REF_HANDLE_MASK);
+	unsigned long loc = READ_ONCE(*slot), new_loc;
+
+	zspage_slot_get(pool, dst, dst_idx, spare);
+	new_loc = zspage_obj_loc(dst, dst_idx, zs_loc_size(loc));
+	zs_obj_copy(new_loc, loc);
+	zspage_take_slot(dst, dst_idx, (unsigned long)slot);
+	WRITE_ONCE(*slot, new_loc);
+	zspage_clear_slot(pool, src, src_idx);
+}
+
+/**
+ * zspage_free_obj - free object @idx of @zspage
+ * @pool: the pool
+ * @zspage: the zspage
+ * @idx: index of an allocated object
+ *
+ * While the zspage is being reclaimed it stays off the lists, whatever its
+ * fullness; the reclaimer puts it back or releases it.
+ *
+ * Context: class->lock held.
+ * Return: true if the zspage became empty and was released: the caller must
+ * zspage_free() it after dropping the lock.
+ */
+bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
+		     unsigned int idx)
+{
+	struct size_class *class = zspage->class;
+	unsigned long *slot;
+
+	slot = (unsigned long *)(zspage_refs(zspage)[idx] & ZS_REF_HANDLE_MASK);
+	class->objs_used--;
+	class->bytes_requested -= zs_loc_size(READ_ONCE(*slot));
+	WRITE_ONCE(*slot, ZS_LOC_FREED);
+	zspage_clear_slot(pool, zspage, idx);
+	if (zspage->flags & ZS_ZSPAGE_RECLAIM)
+		return false;
+	if (!zspage->inuse) {
+		class_unlink_zspage(class, zspage);
+		return zspage_release(zspage);
+	}
+	zspage_set_group(zspage);
+	return false;
+}
+
+/**
+ * zspage_create - make a zspage for @class
+ * @pool: the pool
+ * @class: the class
+ * @gfp: how to allocate; the descriptor is never highmem nor movable
+ *
+ * With on-demand backing the zspage has no page yet; otherwise all of them.
+ *
+ * Context: as @gfp allows; no lock held.
+ * Return: the zspage, on no list, or NULL.
+ */
+struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
+			     gfp_t gfp)
+{
+	struct page *pages[ZS_MAX_PAGES_PER_ZSPAGE];
+	struct zspage *zspage;
+	unsigned int p;
+
+	zspage = kmem_cache_zalloc(class->desc_cache,
+				   gfp & ~(__GFP_HIGHMEM | __GFP_MOVABLE));
+	if (!zspage)
+		return NULL;
+	zspage->class = class;
+	INIT_LIST_HEAD(&zspage->list);
+	if (zs_ondemand)
+		return zspage;
+
+	for (p = 0; p < class->pages_per_zspage; p++) {
+		pages[p] = alloc_page(gfp);
+		if (!pages[p])
+			goto free_pages;
+	}
+	for (p = 0; p < class->pages_per_zspage; p++)
+		zspage_attach_page(pool, zspage, p, pages[p]);
+	return zspage;
+
+free_pages:
+	while (p--)
+		__free_page(pages[p]);
+	kmem_cache_free(class->desc_cache, zspage);
+	return NULL;
+}
+
+/**
+ * zspage_release - give up an empty zspage
+ * @zspage: an empty zspage on no list
+ *
+ * Marks the zspage dying, so that migration leaves its pages alone.  The
+ * caller frees it with zspage_free() once it has dropped the class lock.
+ *
+ * Context: class->lock held.
+ * Return: true, for the caller's convenience in conditions.
+ */
+bool zspage_release(struct zspage *zspage)
+{
+	struct size_class *class = zspage->class;
+
+	class->zspages--;
+	class->pages -= zspage->nr_backed;
+	zspage->flags |= ZS_ZSPAGE_DYING;
+	return true;
+}
+
+static void zspage_free_locked(struct zs_pool *pool, struct zspage *zspage)
+{
+	unsigned int p;
+
+	for (p = 0; p < zspage->class->pages_per_zspage; p++) {
+		if (zspage->pages[p])
+			zspage_detach_locked_page(pool, zspage->pages[p]);
+	}
+	kmem_cache_free(zspage->class->desc_cache, zspage);
+}
+
+/**
+ * zspage_free - free the pages and descriptor of a released zspage
+ * @pool: the pool
+ * @zspage: a zspage given up by zspage_release()
+ *
+ * The pages must be locked to clear their movable mark.  A page the migration
+ * core holds locked cannot be waited for here, so such a zspage goes to a
+ * worker that may sleep.  A dying zspage's pages no longer change.
+ *
+ * Context: any context that may take a spinlock; no class lock held.
+ */
+void zspage_free(struct zs_pool *pool, struct zspage *zspage)
+{
+	unsigned int p, nr = zspage->class->pages_per_zspage;
+
+	for (p = 0; p < nr; p++) {
+		if (zspage->pages[p] && !trylock_page(zspage->pages[p]))
+			goto unlock_pages;
+	}
+	zspage_free_locked(pool, zspage);
+	return;
+
+unlock_pages:
+	while (p--) {
+		if (zspage->pages[p])
+			unlock_page(zspage->pages[p]);
+	}
+	spin_lock(&pool->free_lock);
+	list_add_tail(&zspage->free_link, &pool->free_list);
+	spin_unlock(&pool->free_lock);
+	schedule_work(&pool->free_work);
+}
+
+/**
+ * zs_free_work - free the zspages zspage_free() could not
+ * @work: the pool's free_work
+ *
+ * Context: process context; sleeps on page locks.
+ */
+void zs_free_work(struct work_struct *work)
+{
+	struct zs_pool *pool = container_of(work, struct zs_pool, free_work);
+	struct zspage *zspage, *next;
+	LIST_HEAD(list);
+	unsigned int p;
+
+	spin_lock(&pool->free_lock);
+	list_splice_init(&pool->free_list, &list);
+	spin_unlock(&pool->free_lock);
+
+	list_for_each_entry_safe(zspage, next, &list, free_link) {
+		for (p = 0; p < zspage->class->pages_per_zspage; p++) {
+			if (zspage->pages[p])
+				lock_page(zspage->pages[p]);
+		}
+		zspage_free_locked(pool, zspage);
+	}
+}
