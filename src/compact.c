@@ -80,7 +80,7 @@ static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
 	unsigned int idx, dst_idx, missing;
 	bool moved_all = true;
 
-	for_each_zspage_obj(idx, src) {
+	for_each_set_bit(idx, zspage_map(src), zspage_objs(src)) {
 		if (dst->inuse == objs)
 			break;
 		dst_idx = zspage_first_free(dst);

@@ -58,8 +58,8 @@ static void zspage_move_slots(struct zspage *zspage, unsigned int i)
 {
 	unsigned int size = zspage->class->size;
 	unsigned int first = DIV_ROUND_UP(i * PAGE_SIZE, size);
-	unsigned int end = min(zspage->class->objs_per_zspage,
-			       (unsigned int)DIV_ROUND_UP((i + 1) * PAGE_SIZE, size));
+	unsigned int end = min_t(unsigned int, zspage->class->objs_per_zspage,
+				 DIV_ROUND_UP((i + 1) * PAGE_SIZE, size));
 	unsigned long *refs = zspage_refs(zspage);
 	struct page *page = zspage->pages[i];
 	unsigned int idx = first;

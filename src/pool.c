@@ -351,7 +351,7 @@ static void zspage_drain(struct zs_pool *pool, struct zspage *zspage)
 {
 	unsigned int idx;
 
-	for_each_zspage_obj(idx, zspage) {
+	for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
 		unsigned long handle = zspage_refs(zspage)[idx] &
 				       ZS_REF_HANDLE_MASK;
 		/* zspage_free_obj() still writes the slot: release it after. */

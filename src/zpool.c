@@ -102,7 +102,7 @@ static bool zspage_end_reclaim(struct zs_pool *pool, struct zspage *zspage)
 	unsigned int idx;
 
 	spin_lock(&class->lock);
-	for_each_zspage_obj(idx, zspage) {
+	for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
 		unsigned long ref = refs[idx];
 
 		if (!(ref & ZS_REF_FREED))

@@ -239,10 +239,10 @@ static inline u8 *zspage_users(struct zspage *zspage)
 	return (void *)zspage + zspage->class->users_offset;
 }
 
-/* Visits the allocated objects of @zspage; class->lock held. */
-#define for_each_zspage_obj(idx, zspage)				\
-	for_each_set_bit(idx, zspage_map(zspage),			\
-			 (zspage)->class->objs_per_zspage)
+static inline unsigned int zspage_objs(struct zspage *zspage)
+{
+	return zspage->class->objs_per_zspage;
+}
 
 static inline struct zspage *page_zspage(struct page *page)
 {
