@@ -10,7 +10,7 @@
 #                         from the committed corpus list (needs linux-source)
 #   make bench-clean
 # Settings pass through the environment to bench/run-bench.sh (K, NR, BIG,
-# LOOPS, MIXED_OPS, MPPS, OUT); see its header.
+# LOOPS, MIXED_OPS, MPPS, BENCH_OUT); see its header.
 
 BENCH_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 BENCH_KVER ?= $(shell $(BENCH_DIR)../scripts/kver.sh)
@@ -25,7 +25,7 @@ bench: bench-deps
 
 bench-quick:
 	K=1 NR=5000 BIG=20000 LOOPS=1 MIXED_OPS=10000 MPPS=8 \
-		OUT=$(abspath $(BENCH_DIR)../.cache/bench/quick) $(BENCH_DIR)run-bench.sh build timing smp2 density zram
+		BENCH_OUT=$(abspath $(BENCH_DIR)../.cache/bench/quick) $(BENCH_DIR)run-bench.sh build timing smp2 density zram
 
 bench-deps:
 	@dpkg-query -W -f='$${db:Status-Status}' gnuplot-nox 2>/dev/null | grep -qx installed || \

@@ -14,7 +14,7 @@
 #   LOOPS [3]        zs_bench loops per boot (medians over them)
 #   MIXED_OPS [50000] mixed-test operations per thread
 #   MPPS ["4 8 16"]  max_pages_per_zspage values of the density sweep
-#   OUT [.cache/bench/run]  logs and intermediate files
+#   BENCH_OUT [.cache/bench/run]  logs and intermediate files
 #   QEMU_TIMEOUT [1800]  seconds before a guest is declared hung
 # Guests: `-icount shift=0,sleep=off -smp 1` for single-thread timing (guest
 # time counts instructions: deterministic), plain TCG `-smp 2` for the
@@ -30,7 +30,7 @@ BIG=${BIG:-200000}
 LOOPS=${LOOPS:-3}
 MIXED_OPS=${MIXED_OPS:-50000}
 MPPS=${MPPS:-4 8 16}
-OUT=${OUT:-$top/.cache/bench/run}
+OUT=${BENCH_OUT:-$top/.cache/bench/run}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800}
 SEED=${SEED:-1}
 image_dir=$top/.cache/linux-image-$KVER
