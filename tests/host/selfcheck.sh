@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Harness self-checks: boot the VM through `make boot` with one injected
+# suite each, and check the harness says what it must: a passing suite
+# passes; a failing test, a panic and a hang each make it exit non-zero
+# with the matching message. Then the verdict parser's own checks
+# (test_verdict.py, no VM). Prints one KTAP document and writes
+# "PASSED FAILED SKIPPED" to $OUT/selfcheck/counts.
+# Environment: MAKE, OUT (absolute), BLOB, TREE; ZSMALLOC and the other make
+# variables reach the inner makes through MAKEFLAGS.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+: "${MAKE:=make}" "${OUT:=$top/out}" "${BLOB:=$OUT/blob.img}" "${TREE:=$OUT/tree.img}"
+HANG_TIMEOUT=${HANG_TIMEOUT:-40}
+dir=$OUT/selfcheck
+mkdir -p "$dir"
+n=0
+passed=0
+failed=0
+
+# case NAME TIMEOUT WANT_STATUS PATTERN DESCRIPTION: boot with the suite
+# tests/host/selfcheck/90-NAME.sh; the harness must exit with status 0
+# (WANT_STATUS 0) or non-zero (1), and print a line matching PATTERN.
+case_() {
+	name=$1 timeout=$2 want=$3 pattern=$4
+	shift 4
+	n=$((n + 1))
+	log=$dir/$name.log
+	st=0
+	$MAKE --no-print-directory boot OUT="$dir/$name" BLOB="$BLOB" TREE="$TREE" TIMEOUT="$timeout" \
+		SUITES="tests/host/selfcheck/90-$name.sh" >"$log" 2>&1 || st=$?
+	[ "$st" -eq 0 ] && got=0 || got=1
+	if [ "$got" -eq "$want" ] && grep -qE "$pattern" "$log"; then
+		passed=$((passed + 1))
+		echo "ok $n $*"
+	else
+		failed=$((failed + 1))
+		echo "# harness exit status $st, wanted $([ "$want" -eq 0 ] && echo 0 || echo non-zero)," \
+			"and a line matching '$pattern'; its output ($log):"
+		sed 's/^/#   /' "$log" | tail -n 25
+		echo "not ok $n $*"
+	fi
+}
+
+echo "KTAP version 1"
+echo "# harness self-checks"
+echo "1..5"
+case_ pass 300 0 '^verdict: PASS, 1 ok, 0 not ok, 1 skipped' \
+	"a passing guest suite passes"
+case_ fail 300 1 '^    .*: not ok 2 a test forced to fail' \
+	"a failing guest test fails the run"
+case_ panic 300 1 'Kernel panic - not syncing: sysrq triggered crash' \
+	"a guest kernel panic fails the run"
+case_ hang "$HANG_TIMEOUT" 1 '^FAIL: VM killed: no poweroff within' \
+	"a hung guest fails the run"
+
+n=$((n + 1))
+if python3 "$top/tests/host/test_verdict.py" >"$dir/test_verdict.log" 2>&1; then
+	passed=$((passed + 1))
+	echo "ok $n verdict parser checks ($(grep -c '^ok' "$dir/test_verdict.log") cases)"
+else
+	failed=$((failed + 1))
+	sed 's/^/# /' "$dir/test_verdict.log"
+	echo "not ok $n verdict parser checks"
+fi
+echo "$passed $failed 0" >"$dir/counts"
+[ "$failed" -eq 0 ]
