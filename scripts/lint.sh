@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Lint the project's C: zero findings or failure.
+# Lint the project's kernel C: zero findings or failure.
 #   1. checkpatch.pl --strict --no-tree --terse on every .c/.h of the project
-#      (committed or not, unless git-ignored), run from the unpacked kernel
-#      source tree so that its spelling.txt and const_structs.checkpatch are
-#      the ones beside it;
+#      (committed or not, unless git-ignored) that sits in a directory with a
+#      Kbuild file, i.e. module source; user-space helpers (tests/guest/*.c,
+#      bench tools) are not kernel code. Run from the unpacked kernel source
+#      tree so that its spelling.txt and const_structs.checkpatch are the
+#      ones beside it;
 #   2. the modules rebuilt with sparse on every file (C=2) and W=1: any
 #      compiler, sparse or modpost warning or error is a finding.
 # Usage: lint.sh LINUX_SRC KDIR [LOGDIR]
@@ -23,7 +25,10 @@ for f in "$checkpatch" "$src/scripts/spelling.txt" "$src/scripts/const_structs.c
 	[ -f "$f" ] || { echo "lint: $f missing (make deps)" >&2; exit 1; }
 done
 
-files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h' | grep -v '\.mod\.c$' || true)
+files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h' | grep -v '\.mod\.c$' |
+	while read -r f; do
+		[ ! -f "$(dirname "$f")/Kbuild" ] || echo "$f"
+	done)
 if [ -n "$files" ]; then
 	# Run inside the source tree (no .git there) with --root: checkpatch
 	# then learns the kernel's own CamelCase names (__SetPageMovable...)

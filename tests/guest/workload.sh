@@ -24,7 +24,7 @@ swap_on() {
 	modprobe zram num_devices=1 &&
 		echo ${DISK_MIB}M >$SYS/disksize &&
 		mkswap /dev/$ZRAM >/dev/null &&
-		swapon -p 100 /dev/$ZRAM &&
+		swapon /dev/$ZRAM &&
 		cat /proc/swaps
 }
 

@@ -20,17 +20,23 @@ n=0
 passed=0
 failed=0
 
-# case NAME TIMEOUT WANT_STATUS PATTERN DESCRIPTION: boot with the suite
-# tests/host/selfcheck/90-NAME.sh; the harness must exit with status 0
-# (WANT_STATUS 0) or non-zero (1), and print a line matching PATTERN.
+# case_ NAME SUITES MAKEVARS WANT_STATUS PATTERN DESCRIPTION: `make boot` with
+# the suites tests/host/selfcheck/90-SUITE.sh and the extra make variables;
+# the harness must exit with status 0 (WANT_STATUS 0) or non-zero (1) and
+# print a line matching PATTERN.
 case_() {
-	name=$1 timeout=$2 want=$3 pattern=$4
-	shift 4
+	name=$1 suites=$2 vars=$3 want=$4 pattern=$5
+	shift 5
 	n=$((n + 1))
 	log=$dir/$name.log
+	paths=
+	for s in $suites; do
+		paths="$paths tests/host/selfcheck/90-$s.sh"
+	done
 	st=0
-	$MAKE --no-print-directory boot OUT="$dir/$name" BLOB="$BLOB" TREE="$TREE" TIMEOUT="$timeout" \
-		SUITES="tests/host/selfcheck/90-$name.sh" >"$log" 2>&1 || st=$?
+	# shellcheck disable=SC2086 # VAR=value words
+	$MAKE --no-print-directory boot OUT="$dir/$name" BLOB="$BLOB" TREE="$TREE" \
+		SUITES="$paths" $vars >"$log" 2>&1 || st=$?
 	[ "$st" -eq 0 ] && got=0 || got=1
 	if [ "$got" -eq "$want" ] && grep -qE "$pattern" "$log"; then
 		passed=$((passed + 1))
@@ -46,15 +52,18 @@ case_() {
 
 echo "KTAP version 1"
 echo "# harness self-checks"
-echo "1..5"
-case_ pass 300 0 '^verdict: PASS, 1 ok, 0 not ok, 1 skipped' \
+echo "1..6"
+case_ pass pass TIMEOUT=300 0 '^verdict: PASS, 1 ok, 0 not ok, 1 skipped' \
 	"a passing guest suite passes"
-case_ fail 300 1 '^    .*: not ok 2 a test forced to fail' \
+case_ fail fail TIMEOUT=300 1 '^    .*: not ok 2 a test forced to fail' \
 	"a failing guest test fails the run"
-case_ panic 300 1 'Kernel panic - not syncing: sysrq triggered crash' \
+case_ panic panic TIMEOUT=300 1 'Kernel panic - not syncing: sysrq triggered crash' \
 	"a guest kernel panic fails the run"
-case_ hang "$HANG_TIMEOUT" 1 '^FAIL: VM killed: no poweroff within' \
+case_ hang hang "TIMEOUT=$HANG_TIMEOUT" 1 '^FAIL: VM killed: no poweroff within' \
 	"a hung guest fails the run"
+case_ suite-timeout "hang pass" "TIMEOUT=300 SUITE_TIMEOUT=10" 1 \
+	'zs-harness: error: 90-hang killed after 10s' \
+	"a suite over SUITE_TIMEOUT is killed and fails the run"
 
 n=$((n + 1))
 if python3 "$top/tests/host/test_verdict.py" >"$dir/test_verdict.log" 2>&1; then

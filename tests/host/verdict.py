@@ -203,6 +203,7 @@ def judge(rundir, max_lines):
     elif not state["dmesg_end"]:
         problems.append(("the console log ends before the final dmesg dump", []))
 
+    global_problems = len(problems)
     print("verdict: %s" % rundir)
     for s in suites:
         bad = list(s.errors)
@@ -252,7 +253,9 @@ def judge(rundir, max_lines):
 
     hits = [(n, line) for n, line in kernel if KERNEL_REPORTS.search(line)]
     if hits:
-        problems.append(("the kernel log has %d report line(s): %s"
+        # Right after the run-level problems: the first thing to read.
+        problems.insert(global_problems,
+                        ("the kernel log has %d report line(s): %s"
                          % (len(hits), KERNEL_REPORTS.search(hits[0][1]).group(0)),
                          hits))
 
