@@ -85,12 +85,21 @@ done
 
 # --- stock modules and what they depend on, with a fresh depmod
 want=$STOCK_MODULES
+builtin=
 [ "$ZSMALLOC" = ours ] || want="zsmalloc $want"
 for m in $want; do
 	m=$(echo "$m" | tr - _)
 	line=$(awk -v m="$m" -F: '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n);
 		gsub(/-/, "_", n); if (n == m) { print; exit } }' "$MODULES_DIR/modules.dep")
-	[ -n "$line" ] || die "module $m not in $MODULES_DIR/modules.dep"
+	if [ -z "$line" ]; then
+		# Built into this kernel (a debug build, say): nothing to copy.
+		if grep -q "/$m\.ko\$" "$MODULES_DIR/modules.builtin" 2>/dev/null ||
+			grep -q "/$(echo "$m" | tr _ -)\.ko\$" "$MODULES_DIR/modules.builtin" 2>/dev/null; then
+			builtin="$builtin $m"
+			continue
+		fi
+		die "module $m not in $MODULES_DIR/modules.dep nor modules.builtin"
+	fi
 	for f in $(echo "$line" | tr -d :); do
 		# With our allocator, the stock one must not be there to be loaded
 		# by mistake: zram then binds to whichever zsmalloc is loaded.
@@ -127,13 +136,19 @@ for t in $SELFTESTS; do
 	find "$d" -maxdepth 1 -type f -exec cp {} "$root/suites/$t-selftests/" \;
 done
 chmod 755 "$root/init" "$root"/suites/*.sh
+# /init modprobes GUEST_MODULES, less those built into the kernel.
+load=
+for m in $GUEST_MODULES; do
+	case " $builtin " in *" $(echo "$m" | tr - _) "*) ;; *) load="$load $m" ;; esac
+done
+load=${load# }
 sha=
 [ -z "$BLOB_SHA256" ] || sha=$(cut -d' ' -f1 "$BLOB_SHA256")
 cat >"$root/etc/zs.conf" <<EOC
 ZS_ALLOCATOR=$ZSMALLOC
 ZS_MODDIR=/lib/zs
 ZS_SUITES="${names# }"
-ZS_GUEST_MODULES="$GUEST_MODULES"
+ZS_GUEST_MODULES="$load"
 ZS_SUITE_TIMEOUT=$SUITE_TIMEOUT
 ZS_BLOB_SHA256=$sha
 EOC
