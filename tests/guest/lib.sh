@@ -12,7 +12,9 @@
 # * Environment: ZS_ALLOCATOR (ours | stock: the zsmalloc.ko this run is
 #   about), ZS_MODDIR (the directory holding the project's .ko files),
 #   ZS_BLOB_DEV (read-only disk with 64 MiB of mixed real data) and
-#   ZS_BLOB_SHA256 (its sha256).
+#   ZS_BLOB_SHA256 (its sha256), ZS_TREE_DEV (read-only ext4 image of a
+#   tree of real files), ZS_SCRATCH_DEV (writable 256 MiB disk, zeroed at
+#   each boot). A disk the host did not attach has an empty variable.
 # * stdout carries exactly one KTAP document: "KTAP version 1", the plan
 #   "1..N", then N result lines "ok I name" / "not ok I name", where a skip is
 #   "ok I name # SKIP reason", and diagnostics "# text" anywhere. Nested
@@ -20,7 +22,8 @@
 #   instead of echo so that numbering and plan stay right; write anything
 #   else to stderr, or through ktap_diag.
 # * Only the top-level results count. A suite whose results fall short of
-#   its plan, that prints no document, or that exits non-zero, fails.
+#   its plan, that prints no document, that exits non-zero, or that runs
+#   longer than SUITE_TIMEOUT (make variable; it is then killed), fails.
 #   Results, not the exit status, carry the verdict: exit 0 (ktap_finish).
 # * Suites run in one boot and share the kernel: leave it as you found it
 #   (unload what you loaded, reset zram devices) so the next suite can run.
