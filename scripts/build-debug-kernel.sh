@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the debug guest kernel (KASAN, lockdep, kmemleak, fault injection)
+# that the harness boots under QEMU to test our zsmalloc.ko.
+#
+#   scripts/build-debug-kernel.sh [CACHE_DIR]   build, or reuse a cached build
+#   scripts/build-debug-kernel.sh --deps        only install build packages
+#   CONFIG_ONLY=1 scripts/build-debug-kernel.sh only configure and check
+#
+# Source: Debian's linux-source-6.1 tarball, unpacked pristine into CACHE_DIR
+# (default .cache/debug-kernel) and built out of tree (make O=).  Config:
+# tinyconfig + configs/debug.config + olddefconfig, then every line of the
+# fragment is checked against the final .config.  A build is keyed by the
+# source package version and the fragment's sha256; when that key is
+# already built the script only prints where things are, and a new build
+# removes the builds of other keys.  The build takes 10-25 minutes on two
+# cores; a CACHE_DIR outside the work tree survives fresh clones.
+#
+# Result: CACHE_DIR/kernel.env, includable by make and by sh:
+#   KVER         kernel release (uname -r in the guest)
+#   KERNEL       bzImage for qemu -kernel
+#   KDIR         build tree: make -C $KDIR M=$PWD modules
+#   KSRC         source tree KDIR builds from
+#   MODULES_DIR  installed modules, with modules.dep (lib/modules/$KVER)
+#   KCONFIG      final .config
+set -eu
+
+# Packages the build needs (Debian 12).  `make deps` may call --deps.
+BUILD_DEPS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod"
+# Bump when the way of building changes but neither key input does.
+RECIPE=1
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+fragment=$top/configs/debug.config
+tarball=/usr/src/linux-source-6.1.tar.xz
+
+install_deps() {
+	missing=
+	for p in $BUILD_DEPS; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "build-debug-kernel: installing:$missing"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+}
+
+# Fail unless every line of the fragment holds in the final .config.
+check_config() {
+	bad=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			sym=${line%%=*}
+			grep -qxF -- "$line" "$1" && continue ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#"# "}; sym=${sym%" is not set"}
+			grep -q "^$sym=" "$1" || continue ;;
+		*)
+			continue ;;
+		esac
+		have=$(grep -E "^(# )?$sym[= ]" "$1" || echo "nothing")
+		echo "build-debug-kernel: wanted '$line', got '$have'" >&2
+		bad=1
+	done <"$fragment"
+	if [ $bad -ne 0 ]; then
+		echo "build-debug-kernel: $fragment not honoured" \
+			"(unmet dependencies?), see $1" >&2
+		return 1
+	fi
+}
+
+if [ "${1:-}" = "--deps" ]; then
+	install_deps
+	exit 0
+fi
+
+install_deps
+cache=${1:-$top/.cache/debug-kernel}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+
+# One builder at a time per cache; a waiting run then finds the result.
+exec 9>"$cache/.lock"
+flock 9
+
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+fragsum=$(sha256sum "$fragment" | cut -c1-16)
+key=$srcver-$fragsum-r$RECIPE
+src=$cache/src-$srcver
+build=$cache/build-$key
+mods=$cache/mods-$key
+envfile=$cache/kernel-$key.env
+
+if [ -f "$envfile" ]; then
+	echo "build-debug-kernel: cached build $key"
+else
+	if [ ! -d "$src" ]; then
+		echo "build-debug-kernel: unpacking $tarball"
+		rm -rf "$src.tmp"
+		mkdir "$src.tmp"
+		tar -C "$src.tmp" -xf "$tarball"
+		mv "$src.tmp/linux-source-6.1" "$src"
+		rmdir "$src.tmp"
+	fi
+
+	rm -rf "$build" "$mods"
+	mkdir -p "$build"
+	start=$(date +%s)
+	{
+		make -s -C "$src" O="$build" tinyconfig
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
+			"$build/.config" "$fragment"
+		make -s -C "$src" O="$build" olddefconfig
+	} >"$build/config.log" 2>&1 || { cat "$build/config.log" >&2; exit 1; }
+	check_config "$build/.config"
+	[ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-debug-kernel: $build/.config"; exit 0; }
+
+	echo "build-debug-kernel: building $key in $build (log: $build/build.log)"
+	if ! nice -n 10 make -C "$src" O="$build" -j"$(nproc)" bzImage modules \
+			>"$build/build.log" 2>&1; then
+		tail -n 40 "$build/build.log" >&2
+		exit 1
+	fi
+	make -s -C "$src" O="$build" INSTALL_MOD_PATH="$mods" modules_install \
+		>>"$build/build.log" 2>&1
+	kver=$(make -s -C "$src" O="$build" kernelrelease)
+	[ -f "$mods/lib/modules/$kver/modules.dep" ]
+
+	cat >"$envfile.tmp" <<-EOF
+		# written by scripts/build-debug-kernel.sh; key $key
+		KVER=$kver
+		KERNEL=$build/arch/x86/boot/bzImage
+		KDIR=$build
+		KSRC=$src
+		MODULES_DIR=$mods/lib/modules/$kver
+		KCONFIG=$build/.config
+	EOF
+	mv "$envfile.tmp" "$envfile"
+	echo "build-debug-kernel: built in $(($(date +%s) - start)) s"
+	for old in "$cache"/src-* "$cache"/build-* "$cache"/mods-* \
+		"$cache"/kernel-*.env; do
+		case $old in "$src" | "$build" | "$mods" | "$envfile") ;;
+		*) rm -rf "$old" ;;
+		esac
+	done
+fi
+
+cp "$envfile" "$cache/kernel.env.tmp"
+mv "$cache/kernel.env.tmp" "$cache/kernel.env"
+echo "build-debug-kernel: $cache/kernel.env"
+sed -n 's/^\([A-Z_]*\)=/  \1=/p' "$cache/kernel.env"
