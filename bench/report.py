@@ -67,7 +67,7 @@ def parse_log(path):
         m = re.search(r"zsb: zram md5 image=(\w+) back=(\w+)", line)
         if m and m.group(1) != m.group(2):
             fails.append("zram read back differs from the image")
-        m = re.search(r"^(?:.*\] )?(not ok \d+ .*)", line)
+        m = re.search(r"^(?:.*\] )?(?:zs_bench: )?(not ok \d+ .*)", line)
         if m:
             fails.append(m.group(1))
         m = re.search(r"zsb: result=(\w+)", line)

@@ -752,8 +752,8 @@ static int __init zs_bench_init(void)
 
 	pr_info("start nr_objects=%u loops=%u seed=%u threads=%u mixed_ops=%u batch=%u\n",
 		nr_objects, loops, seed, nthreads, mixed_ops, batch);
-	printk(KERN_INFO "KTAP version 1\n");
-	printk(KERN_INFO "1..%u\n", nr_tests);
+	pr_info("KTAP version 1\n");
+	pr_info("1..%u\n", nr_tests);
 	for (w = 0; w < ARRAY_SIZE(zsb_workloads); w++) {
 		const char *name = zsb_workloads[w].name;
 		bool ok;
@@ -767,22 +767,22 @@ static int __init zs_bench_init(void)
 		if (phases) {
 			ok = zsb_phases(&t);
 			failed += !ok;
-			printk(KERN_INFO "%sok %u %s_phases\n", ok ? "" : "not ", ++test, name);
+			pr_info("%sok %u %s_phases\n", ok ? "" : "not ", ++test, name);
 		}
 		if (mixed_ops) {
 			ok = zsb_mixed(&t, 1);
 			failed += !ok;
-			printk(KERN_INFO "%sok %u %s_mixed_1\n", ok ? "" : "not ", ++test, name);
+			pr_info("%sok %u %s_mixed_1\n", ok ? "" : "not ", ++test, name);
 		}
 		if (mixed_ops && nthreads > 1) {
 			ok = zsb_mixed(&t, nthreads);
 			failed += !ok;
-			printk(KERN_INFO "%sok %u %s_mixed_%u\n", ok ? "" : "not ",
-			       ++test, name, nthreads);
+			pr_info("%sok %u %s_mixed_%u\n", ok ? "" : "not ",
+				++test, name, nthreads);
 		}
 		kvfree(t.cum);
 	}
-	printk(KERN_INFO "# zs_bench: pass:%u fail:%u\n", test - failed, failed);
+	pr_info("# zs_bench: pass:%u fail:%u\n", test - failed, failed);
 	vfree(zsb_pattern);
 	vfree(zsb_figs);
 	return failed ? -EIO : 0;
