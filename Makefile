@@ -154,3 +154,6 @@ clean:
 
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile
+
+# make bench and friends (issue 5): see bench/bench.mk.
+include bench/bench.mk
