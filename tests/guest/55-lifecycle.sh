@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# 55-lifecycle: CPU 1 goes offline and online again and again while memhog
+# swaps through zram; zsmalloc cannot be unloaded while zram holds it, and can
+# once zram is gone, with nr_zspages back where it started; then ten rounds
+# of load, use and unload leak nothing: nr_zspages exactly, MemFree within
+# 16 MiB (slab and page-cache drift; nine leaked 16 MiB pools would not fit).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+CPU1=/sys/devices/system/cpu/cpu1/online
+CG=/sys/fs/cgroup/zs-hog
+
+# nr_zspages with the per-CPU deltas folded in.
+zspages() {
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	awk '$1 == "nr_zspages" { print $2 }' /proc/vmstat
+}
+
+memfree_kib() {
+	awk '$1 == "MemFree:" { print $2 }' /proc/meminfo
+}
+
+zram_swap_on() {
+	modprobe zram num_devices=1 && echo 256M >/sys/block/zram0/disksize &&
+		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || return 1
+	mkdir -p /sys/fs/cgroup
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup || return 1
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $CG &&
+		echo 32M >$CG/memory.max
+}
+
+hotplug_under_load() {
+	[ -w $CPU1 ] || {
+		echo "no $CPU1" >&2
+		return 1
+	}
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog 96 31 2" &
+	pid=$!
+	flips=0
+	while kill -0 $pid 2>/dev/null; do
+		echo 0 >$CPU1 && echo 1 >$CPU1 || break
+		flips=$((flips + 1))
+	done
+	wait $pid
+	st=$?
+	echo "CPU 1 offline and online $flips times; memhog status $st"
+	[ "$(cat $CPU1)" -eq 1 ] && [ $st -eq 0 ] && [ $flips -gt 0 ]
+}
+
+rmmod_refused() {
+	if rmmod zsmalloc 2>/dev/null; then
+		echo "zsmalloc unloaded under zram" >&2
+		return 1
+	fi
+}
+
+unload_all() {
+	swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset && rmmod zram &&
+		rmmod zsmalloc && rmdir $CG || return 1
+	echo "nr_zspages $(zspages), at start $BASE_ZSPAGES"
+	[ "$(zspages)" -eq "$BASE_ZSPAGES" ]
+}
+
+one_round() {
+	load_allocator && modprobe zram num_devices=1 &&
+		echo 32M >/sys/block/zram0/disksize || return 1
+	dd if="$ZS_BLOB_DEV" of=/dev/zram0 bs=1M count=16 conv=fsync 2>/dev/null &&
+		echo 3 >/proc/sys/vm/drop_caches || return 1
+	a=$(dd if="$ZS_BLOB_DEV" bs=1M count=16 2>/dev/null | sha256sum)
+	b=$(dd if=/dev/zram0 bs=1M count=16 2>/dev/null | sha256sum)
+	[ "$a" = "$b" ] || {
+		echo "data differs" >&2
+		return 1
+	}
+	echo 1 >/sys/block/zram0/reset && rmmod zram && rmmod zsmalloc
+}
+
+ten_rounds() {
+	one_round || return 1
+	free0=$(memfree_kib)
+	i=1
+	while [ $i -lt 10 ]; do
+		one_round || return 1
+		i=$((i + 1))
+	done
+	echo 3 >/proc/sys/vm/drop_caches
+	echo "10 rounds: nr_zspages $(zspages) (start $BASE_ZSPAGES)," \
+		"MemFree $free0 -> $(memfree_kib) KiB after the first round"
+	[ "$(zspages)" -eq "$BASE_ZSPAGES" ] &&
+		[ $((free0 - $(memfree_kib))) -lt 16384 ]
+}
+
+BASE_ZSPAGES=$(zspages)
+ktap_plan 6
+ktap_step "load zsmalloc ($ZS_ALLOCATOR)" load_allocator
+ktap_step "zram swap and a 32 MiB memory cgroup" zram_swap_on
+ktap_step "CPU 1 off and on again under swap load, every byte checked" hotplug_under_load
+ktap_step "rmmod zsmalloc refused while zram holds it" rmmod_refused
+ktap_step "zram gone: zsmalloc unloads, nr_zspages back to start" unload_all
+ktap_test "ten rounds of load, use, unload leak nothing" ten_rounds
+ktap_finish

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# 60-zswap: zswap in front of a swap disk (the scratch disk), with its zpool
+# set to "zsmalloc", the allocator picked by ZS_ALLOCATOR.  zswap.zpool= on
+# the kernel command line cannot pick a module (zswap starts before it is
+# loaded), so the suite loads the module and then writes zswap's parameters.
+# memhog pushes three times its cgroup's memory through zswap and checks
+# every byte.  Then, with max_pool_percent low, zswap must write back to the
+# disk through the zpool's .shrink: written_back_pages grows and
+# reject_reclaim_fail stays 0.  The stock 6.1 module has no .shrink: there
+# that test is skipped.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+P=/sys/module/zswap/parameters
+D=/sys/kernel/debug/zswap
+CG=/sys/fs/cgroup/zs-hog
+LIMIT_MIB=${ZS_ZSWAP_LIMIT_MIB:-64}
+HOG_MIB=${ZS_ZSWAP_HOG_MIB:-128}
+
+zstat() {
+	cat "$D/$1"
+}
+
+zswap_on() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	echo zsmalloc >$P/zpool && echo 1 >$P/enabled && echo 20 >$P/max_pool_percent ||
+		return 1
+	echo "zswap: zpool $(cat $P/zpool), compressor $(cat $P/compressor)," \
+		"zsmalloc refcnt $(cat /sys/module/zsmalloc/refcnt)"
+	[ "$(cat $P/zpool)" = zsmalloc ] && [ "$(cat /sys/module/zsmalloc/refcnt)" -gt 0 ]
+}
+
+swap_disk() {
+	mkswap "$ZS_SCRATCH_DEV" >/dev/null && swapon "$ZS_SCRATCH_DEV"
+}
+
+cgroup_make() {
+	mkdir -p /sys/fs/cgroup
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup || return 1
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control &&
+		mkdir -p $CG && echo ${LIMIT_MIB}M >$CG/memory.max
+}
+
+# hog SEED: memhog in the cgroup; print zswap's statistics at their peak.
+hog() {
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $HOG_MIB $1 2" &
+	pid=$!
+	best=0
+	while kill -0 $pid 2>/dev/null; do
+		n=$(zstat stored_pages)
+		if [ "$n" -gt "$best" ]; then
+			best=$n
+			echo "peak: stored_pages $n pool_total_size $(zstat pool_total_size)" >/tmp/zs-peak
+		fi
+		sleep 1
+	done
+	wait $pid || return 1
+	cat /tmp/zs-peak
+	for f in pool_limit_hit reject_reclaim_fail reject_compress_poor \
+		reject_alloc_fail written_back_pages; do
+		echo "$f $(zstat $f)"
+	done
+	[ "$best" -gt 0 ]
+}
+
+writeback() {
+	wb0=$(zstat written_back_pages)
+	echo 1 >$P/max_pool_percent && hog 77 || return 1
+	[ "$(zstat written_back_pages)" -gt "$wb0" ] && [ "$(zstat reject_reclaim_fail)" -eq 0 ]
+}
+
+# Give zswap another zpool, so that its zsmalloc pool (and our module) goes.
+let_go() {
+	swapoff "$ZS_SCRATCH_DEV" && echo 0 >$P/enabled && echo zbud >$P/zpool ||
+		return 1
+	n=0
+	while [ "$(cat /sys/module/zsmalloc/refcnt)" -ne 0 ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "zsmalloc refcnt $(cat /sys/module/zsmalloc/refcnt)"
+	[ "$(cat /sys/module/zsmalloc/refcnt)" -eq 0 ]
+}
+
+# Once zswap's pool has been full, Debian's 6.1 zswap keeps a reference to
+# it for every store that found the shrink work already queued (mm/zswap.c,
+# label shrink: the queue_work() result is ignored), so that pool, and the
+# module behind it, can never go: the writeback test comes last, and the
+# cleanup after it does not ask for the module's release.
+cleanup() {
+	swapoff "$ZS_SCRATCH_DEV" && echo 0 >$P/enabled && echo zbud >$P/zpool &&
+		echo 20 >$P/max_pool_percent && rmdir $CG || return 1
+	echo "zsmalloc refcnt $(cat /sys/module/zsmalloc/refcnt) (see above)"
+}
+
+ktap_plan 10
+ktap_step "load zsmalloc ($ZS_ALLOCATOR)" load_allocator
+ktap_step "zswap on zpool zsmalloc" zswap_on
+ktap_step "swap on the scratch disk" swap_disk
+ktap_step "memory cgroup of ${LIMIT_MIB} MiB" cgroup_make
+ktap_step "memhog ${HOG_MIB} MiB through zswap, every byte checked" hog 99
+ktap_step "swapoff; zswap lets go of zsmalloc" let_go
+if [ "$ZS_ALLOCATOR" = ours ]; then
+	ktap_step "zswap on zpool zsmalloc again" zswap_on
+	ktap_step "swap on the scratch disk again" swap_disk
+	ktap_step "pool full: write back through .shrink, every byte checked" writeback
+else
+	for t in "zswap on zpool zsmalloc again" "swap on the scratch disk again" \
+		"pool full: write back through .shrink"; do
+		ktap_skip "$t" "stock 6.1 zsmalloc has no zpool .shrink"
+	done
+fi
+ktap_test "swapoff, zswap back on zbud" cleanup
+ktap_finish
