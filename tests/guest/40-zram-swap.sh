@@ -19,14 +19,6 @@ swap_on() {
 		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 }
 
-cgroup_make() {
-	mkdir -p /sys/fs/cgroup
-	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
-		mount -t cgroup2 none /sys/fs/cgroup || return 1
-	echo +memory >/sys/fs/cgroup/cgroup.subtree_control &&
-		mkdir -p $CG && echo ${LIMIT_MIB}M >$CG/memory.max
-}
-
 vmstat() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
@@ -69,7 +61,7 @@ swap_off() {
 ktap_plan 5
 ktap_step "load zsmalloc ($ZS_ALLOCATOR)" load_allocator
 ktap_step "swap on zram0" swap_on
-ktap_step "memory cgroup of ${LIMIT_MIB} MiB" cgroup_make
+ktap_step "memory cgroup of ${LIMIT_MIB} MiB" zs_memcg $CG $LIMIT_MIB
 ktap_step "memhog ${HOG_MIB} MiB through zram swap, every byte checked" hog
 ktap_test "swapoff, reset and unload zram" swap_off
 ktap_finish

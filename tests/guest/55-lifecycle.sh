@@ -30,11 +30,7 @@ memfree_kib() {
 zram_swap_on() {
 	modprobe zram num_devices=1 && echo 256M >/sys/block/zram0/disksize &&
 		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || return 1
-	mkdir -p /sys/fs/cgroup
-	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
-		mount -t cgroup2 none /sys/fs/cgroup || return 1
-	echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $CG &&
-		echo 32M >$CG/memory.max
+	zs_memcg $CG 32
 }
 
 hotplug_under_load() {

@@ -36,14 +36,6 @@ swap_disk() {
 	mkswap "$ZS_SCRATCH_DEV" >/dev/null && swapon "$ZS_SCRATCH_DEV"
 }
 
-cgroup_make() {
-	mkdir -p /sys/fs/cgroup
-	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
-		mount -t cgroup2 none /sys/fs/cgroup || return 1
-	echo +memory >/sys/fs/cgroup/cgroup.subtree_control &&
-		mkdir -p $CG && echo ${LIMIT_MIB}M >$CG/memory.max
-}
-
 # hog SEED: memhog in the cgroup; print zswap's statistics at their peak.
 hog() {
 	sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $HOG_MIB $1 2" &
@@ -100,7 +92,7 @@ ktap_plan 10
 ktap_step "load zsmalloc ($ZS_ALLOCATOR)" load_allocator
 ktap_step "zswap on zpool zsmalloc" zswap_on
 ktap_step "swap on the scratch disk" swap_disk
-ktap_step "memory cgroup of ${LIMIT_MIB} MiB" cgroup_make
+ktap_step "memory cgroup of ${LIMIT_MIB} MiB" zs_memcg $CG $LIMIT_MIB
 ktap_step "memhog ${HOG_MIB} MiB through zswap, every byte checked" hog 99
 ktap_step "swapoff; zswap lets go of zsmalloc" let_go
 if [ "$ZS_ALLOCATOR" = ours ]; then

@@ -252,3 +252,14 @@ run_kernel_ktap() {
 	rm -f "$_zs_doc" "$_zs_err"
 	[ -z "$_zs_why" ]
 }
+
+# zs_memcg DIR MIB: a cgroup v2 memory cgroup DIR (mounting cgroup2 on
+# /sys/fs/cgroup if needed) whose memory.max is MIB MiB: the memory-pressure
+# suites run memhog in it instead of booting a guest with little RAM.
+zs_memcg() {
+	mkdir -p /sys/fs/cgroup
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup || return 1
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p "$1" &&
+		echo "$2M" >"$1/memory.max"
+}
