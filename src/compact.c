@@ -5,8 +5,10 @@
  * for every class; a shrinker calls it when the kernel is short of memory.
  *
  * A class can free a zspage only while it has at least one zspage's worth of
- * free slots; compaction stops there, so it never moves objects without
- * freeing pages.  Pinned (mapped) zspages are not emptied.
+ * free slots.  Past that point, on-demand backing still gains: the emptiest
+ * zspage's objects move into holes the others have on pages they already
+ * hold, then down into its own, and each of its pages that no object lies on
+ * any more goes back (class_trim()).  Pinned (mapped) zspages are not emptied.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -123,6 +125,73 @@ static struct zspage *class_empty_one(struct zs_pool *pool,
 	return NULL;
 }
 
+/* The first free slot of @dst from @from on that lies on pages it holds. */
+static unsigned int zspage_next_backed_hole(struct zspage *dst,
+					    unsigned int from)
+{
+	unsigned int objs = dst->class->objs_per_zspage;
+	unsigned int idx = find_next_zero_bit(zspage_map(dst), objs, from);
+
+	while (idx < objs && zspage_missing_pages(dst, idx))
+		idx = find_next_zero_bit(zspage_map(dst), objs, idx + 1);
+	return idx;
+}
+
+/* Moves the last objects of @src into its own backed holes below them. */
+static void zspage_pack(struct zs_pool *pool, struct zspage *src)
+{
+	unsigned int objs = src->class->objs_per_zspage, hole, idx;
+
+	for (hole = zspage_next_backed_hole(src, 0); hole < objs;
+	     hole = zspage_next_backed_hole(src, hole + 1)) {
+		idx = find_last_bit(zspage_map(src), objs);
+		if (idx >= objs || idx < hole)
+			break;
+		zspage_move_obj(pool, src, hole, NULL, src, idx);
+	}
+}
+
+/*
+ * Moves the objects of the emptiest zspage, its last first (the pages
+ * attached last are the sparsest), into holes on backed pages of the others,
+ * fullest first, then what is left of it into its own holes, so that its
+ * last pages empty.  No page is attached, so no move costs memory.  Returns
+ * the zspage, released, if it became empty, or NULL.
+ */
+static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class)
+{
+	unsigned int objs = class->objs_per_zspage, hole, idx = objs;
+	struct zspage *src, *dst, *next;
+	int group;
+
+	src = zs_ondemand ? class_pick_source(class) : NULL;
+	if (!src)
+		return NULL;
+	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
+		/* _safe: a destination that fills up moves to another group. */
+		list_for_each_entry_safe(dst, next, &class->groups[group], list) {
+			if (dst == src)
+				continue;
+			for (hole = zspage_next_backed_hole(dst, 0);
+			     hole < objs && src->inuse;
+			     hole = zspage_next_backed_hole(dst, hole + 1)) {
+				/* Bits from idx up are clear: the last is below. */
+				idx = find_last_bit(zspage_map(src), idx);
+				zspage_move_obj(pool, dst, hole, NULL, src, idx);
+			}
+			zspage_set_group(dst);
+			if (!src->inuse) {
+				class_unlink_zspage(class, src);
+				zspage_release(src);
+				return src;
+			}
+		}
+	}
+	zspage_pack(pool, src);
+	zspage_set_group(src);
+	return NULL;
+}
+
 static unsigned long class_compact(struct zs_pool *pool,
 				   struct size_class *class)
 {
@@ -136,6 +205,8 @@ static unsigned long class_compact(struct zs_pool *pool,
 		long before = class->pages;
 
 		zspage = class_empty_one(pool, class, spare);
+		if (!zspage)
+			zspage = class_trim(pool, class);
 		freed += before - (long)class->pages;
 		if (!zspage)
 			break;

@@ -72,10 +72,10 @@
 
 #include "zs_internal.h"
 
-unsigned int zs_max_pages_per_zspage = 8;
+unsigned int zs_max_pages_per_zspage = 16;
 module_param_named(max_pages_per_zspage, zs_max_pages_per_zspage, uint, 0444);
 MODULE_PARM_DESC(max_pages_per_zspage,
-		 "Longest chain of pages in one zspage (1-16, default 8)");
+		 "Longest chain of pages in one zspage (1-16, default 16)");
 
 /* Handle slots: one word each (see the design comment). */
 static struct kmem_cache *zs_handle_cache;
@@ -531,4 +531,3 @@ module_exit(zs_exit);
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("zsmalloc: allocator for compressed pages");
-MODULE_ALIAS("zpool-zsmalloc");

@@ -499,7 +499,7 @@ void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
  * zspage_move_obj - move object @src_idx of @src into slot @dst_idx of @dst
  * @pool: the pool
  * @dst: the destination zspage, not full
- * @dst_idx: its first free index
+ * @dst_idx: a free index in @dst
  * @spare: pages for the absent pages under that slot (enough of them)
  * @src: the zspage the object is in, not pinned
  * @src_idx: the object's index
