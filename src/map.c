@@ -4,11 +4,14 @@
  *
  * An object that lies in one page is mapped where it is.  One that spans two
  * pages of its zspage is copied into a per-CPU buffer of PAGE_SIZE bytes, and
- * copied back at unmap unless it was mapped ZS_MM_RO.  (A per-CPU two-page
- * virtual mapping would avoid the copies but costs a page-table update and a
- * TLB flush of that CPU each time; for objects of at most a page the copy is
- * cheaper.)  The buffer is guarded by a local_lock held from map to unmap, so
- * a CPU maps one object at a time and the mapping stays on the CPU even where
+ * copied back at unmap unless it was mapped ZS_MM_RO.  A per-CPU two-page
+ * virtual mapping would avoid the copies, but needs a kernel PTE update and a
+ * TLB flush of that CPU at every map: 6.1 exports neither vmap_pages_range()
+ * nor a one-page kernel TLB flush to modules, only __flush_tlb_all(), which
+ * would make every later access miss the TLB.  (Not measured: under TCG a TLB
+ * flush and a copy cost what QEMU makes of them, not what hardware does.)
+ * The buffer is guarded by a local_lock held from map to unmap, so a CPU maps
+ * one object at a time and the mapping stays on the CPU even where
  * spinlocks do not disable preemption.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

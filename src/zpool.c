@@ -252,3 +252,5 @@ void zs_zpool_exit(void)
 {
 	zpool_unregister_driver(&zs_zpool_driver);
 }
+
+MODULE_ALIAS("zpool-zsmalloc");

@@ -306,8 +306,19 @@ void zs_stats_exit(void);
 void zs_pool_debugfs_add(struct zs_pool *pool);
 void zs_pool_debugfs_remove(struct zs_pool *pool);
 
-/* zpool.c */
+/* zpool.c, built only where the kernel has zpool (CONFIG_ZPOOL, for zswap) */
+#if IS_ENABLED(CONFIG_ZPOOL)
 int zs_zpool_init(void);
 void zs_zpool_exit(void);
+#else
+static inline int zs_zpool_init(void)
+{
+	return 0;
+}
+
+static inline void zs_zpool_exit(void)
+{
+}
+#endif
 
 #endif /* _ZS_INTERNAL_H */
