@@ -5,11 +5,15 @@
 #   make deps      install what is missing (apt-get only), unpack linux-source
 #                  and the kernel image package into .cache/
 #   make           build the modules (all of them, via the top-level Kbuild)
-#   make check     deps, modules, lint, initramfs, boot the test VM, verdict,
+#   make check     deps, modules, lint, flavours, initramfs, boot the test VM, verdict,
 #                  harness self-checks; ends with "check: N passed, M failed"
+#   make check-debug  the guest suites again on a KASAN, lockdep, kmemleak and
+#                  fault-injection kernel built from linux-source (cached in
+#                  DEBUG_CACHE, built on first use: 15-40 minutes)
 #   make run       boot with zram swap on our allocator, put it under memory
 #                  pressure and report what the allocator holds
 #   make lint      checkpatch --strict, sparse (C=2) and W=1: zero findings
+#   make flavours  build W=1 against the FLAVOURS' headers too: zero findings
 #   make clean     kbuild clean and rm -rf $(OUT)
 #
 # Smaller steps: modules-available, fetch, blob, initramfs, boot, verdict,
@@ -23,8 +27,14 @@
 #   KERNEL KDIR MODULES_DIR   the guest kernel image, the tree the modules
 #                        build against and the guest's module tree; all
 #                        default to Debian's kernel named by KVER
+#   MODTREE=dir          where the modules are built (default: here); another
+#                        directory gets a copy of the sources first
+#   DEBUG_CACHE=dir      the debug kernel's build cache (outside the work tree,
+#                        so that fresh clones reuse it)
 #   TIMEOUT ACCEL CPU SMP MEM QEMU APPEND   the VM (scripts/run-vm.sh)
 #   BLOB TREE SCRATCH    the VM's disks (shared between OUTs if you like)
+#   FLAVOURS             other Debian kernel flavours to build for (default
+#                        rt-amd64 cloud-amd64; their headers come with deps)
 
 CACHE       ?= $(CURDIR)/.cache
 # The ABI comes from Debian's linux-headers-amd64 metapackage, looked up once.
@@ -37,6 +47,10 @@ LINUX_SRC   ?= $(CACHE)/linux-source-$(word 1,$(subst ., ,$(KVER))).$(word 2,$(s
 
 OUT         ?= out
 override OUT := $(abspath $(OUT))
+MODTREE     ?= $(CURDIR)
+override MODTREE := $(abspath $(MODTREE))
+DEBUG_CACHE ?= /var/cache/zsmalloc-debug-kernel
+DEBUG_OUT   ?= $(OUT)/debug
 ZSMALLOC    ?= ours
 SUITES      ?=
 VMDIR       ?= $(OUT)/vm
@@ -55,6 +69,7 @@ SMP         ?= 2
 MEM         ?= 1G
 QEMU        ?= qemu-system-x86_64
 APPEND      ?=
+FLAVOURS    ?= rt-amd64 cloud-amd64
 # Stock modules in the guest (with what they depend on), and those of them
 # /init loads before the suites: the data disk's virtio drivers.
 # ext4 asks the crypto API for crc32c at mount time: loaded beforehand.
@@ -71,20 +86,21 @@ RUN_SUITES  ?= tests/guest/workload.sh
 VM_ENV = KERNEL=$(KERNEL) INITRD=$(INITRD) BLOB=$(BLOB) TREE=$(TREE) SCRATCH=$(SCRATCH) TIMEOUT=$(TIMEOUT) \
 	ACCEL=$(ACCEL) CPU='$(CPU)' SMP=$(SMP) MEM=$(MEM) QEMU=$(QEMU) APPEND='$(APPEND)'
 
-.PHONY: all modules modules-available deps fetch lint modversions blob initramfs \
-	boot verdict selfcheck check run clean help
+.PHONY: all modules modules-available deps fetch lint flavours modversions blob initramfs \
+	boot verdict selfcheck check check-debug run clean help
 
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	@[ "$(MODTREE)" = "$(CURDIR)" ] || scripts/mirror-sources.sh $(MODTREE)
+	$(MAKE) -C $(KDIR) M=$(MODTREE) modules
 
 # Each part on its own, skipping those that do not build yet.
 modules-available:
 	scripts/build-available.sh $(KDIR) $(OUT)
 
 deps:
-	scripts/deps.sh
+	scripts/deps.sh $(addprefix linux-headers-,$(FLAVOURS))
 	@$(MAKE) --no-print-directory fetch
 
 # (A separate make: KVER can only be read once deps installed the headers.)
@@ -94,6 +110,10 @@ fetch:
 
 lint:
 	scripts/lint.sh $(LINUX_SRC) $(KDIR) $(OUT)
+
+# The same sources must build for PREEMPT_RT and for a kernel without zswap.
+flavours:
+	scripts/build-flavours.sh $(OUT)/flavours $(FLAVOURS)
 
 # Our exports must carry the stock CRCs, or the stock zram.ko will not load.
 modversions:
@@ -111,7 +131,7 @@ $(OUT)/guest/%: tests/guest/%.c
 
 initramfs: $(BLOB) $(TREE) $(GUEST_BINS)
 	MODULES_DIR=$(MODULES_DIR) ZSMALLOC=$(ZSMALLOC) SUITES='$(SUITES)' \
-	PROJECT_KOS='$(wildcard src/*.ko tests/*.ko)' GUEST_BINS='$(GUEST_BINS)' \
+	PROJECT_KOS='$(wildcard $(MODTREE)/src/*.ko $(MODTREE)/tests/*.ko)' GUEST_BINS='$(GUEST_BINS)' \
 	STOCK_MODULES='$(STOCK_MODULES)' GUEST_MODULES='$(GUEST_MODULES)' \
 	GUEST_TOOLS='$(GUEST_TOOLS)' BLOB_SHA256=$(BLOB).sha256 \
 	LINUX_SRC=$(LINUX_SRC) SELFTESTS='$(SELFTESTS)' SUITE_TIMEOUT=$(SUITE_TIMEOUT) \
@@ -136,11 +156,24 @@ check: deps
 	@$(MAKE) --no-print-directory modules
 	@rm -rf $(OUT)/counts $(VMDIR)/counts $(OUT)/selfcheck/counts
 	-@tests/host/count.sh $(OUT)/counts/lint $(MAKE) --no-print-directory lint
+	-@tests/host/count.sh $(OUT)/counts/flavours $(MAKE) --no-print-directory flavours
 	-@if [ "$(ZSMALLOC)" = ours ]; then tests/host/count.sh $(OUT)/counts/modversions \
 		$(MAKE) --no-print-directory modversions; fi
 	-@$(MAKE) --no-print-directory boot
 	-@$(MAKE) --no-print-directory selfcheck
 	@tests/host/summary.sh $(OUT)/counts/* $(VMDIR)/counts $(OUT)/selfcheck/counts
+
+# The same suites on the debug kernel (kernel.env names its image, build
+# tree and modules), our modules built for it under $(DEBUG_OUT)/modtree.
+# KASAN, lockdep and kmemleak make the guest several times slower.
+check-debug: deps $(BLOB) $(TREE)
+	scripts/build-debug-kernel.sh $(DEBUG_CACHE)
+	@rm -rf $(DEBUG_OUT)/vm/counts
+	-@. $(DEBUG_CACHE)/kernel.env && $(MAKE) --no-print-directory modules boot \
+		KVER=$$KVER KERNEL=$$KERNEL KDIR=$$KDIR MODULES_DIR=$$MODULES_DIR \
+		OUT=$(DEBUG_OUT) MODTREE=$(DEBUG_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
+		TIMEOUT=3600 SUITE_TIMEOUT=1800
+	@tests/host/summary.sh $(DEBUG_OUT)/vm/counts
 
 run: deps
 	@$(MAKE) --no-print-directory modules

@@ -45,8 +45,9 @@
  *
  * Cases (see zst_cases[]): pool_basics, every_size, bad_input,
  * fill_free_compact, concurrent run by default; enomem (drives a pool to
- * allocation failure with GFP_NOWAIT) and destroy_nonempty (stock 6.1
- * WARNs and leaks movable pages there) only when named in cases=.
+ * allocation failure with GFP_NOWAIT), destroy_nonempty (stock 6.1
+ * WARNs and leaks movable pages there) and faults (concurrent under
+ * injected allocation failures) only when named in cases=.
  */
 
 /*
@@ -115,6 +116,35 @@ MODULE_PARM_DESC(enomem_cap_mb, "Stop enomem at this pool size in MiB (0: total 
 
 /* The seed actually used (the parameter, or a random one if it was 0). */
 static u64 zst_seed;
+
+/*
+ * The faults case needs CONFIG_FAULT_INJECTION: with fail_page_alloc and
+ * failslab in task-filter mode, only tasks marked make-it-fail see
+ * injected failures, and the case marks its own kthreads only, so that
+ * every failure lands in an allocation made on behalf of a zs_* call.
+ * (The stack-trace filter that could aim at the allocator's text instead
+ * does not exist on x86_64.)
+ */
+#ifdef CONFIG_FAULT_INJECTION
+static bool zst_can_inject(void)
+{
+	return true;
+}
+
+static void zst_inject_faults(bool on)
+{
+	current->make_it_fail = on;
+}
+#else
+static bool zst_can_inject(void)
+{
+	return false;
+}
+
+static void zst_inject_faults(bool on)
+{
+}
+#endif
 
 /**
  * struct zst_obj - one test object and the content it must hold
@@ -602,6 +632,60 @@ destroy_pool:
 	zs_destroy_pool(pool);
 }
 
+/**
+ * zst_case_setup() - the object and order arrays and the pool of a case
+ * @c: the case, marked skipped or failed if this fails
+ * @name: pool name
+ * @n: array length
+ * @objs: set to @n free object slots
+ * @order: set to an array of @n indices, for zst_shuffle()
+ *
+ * Return: the new pool, or NULL with nothing left allocated.
+ */
+static struct zs_pool *zst_case_setup(struct zst_case_ctx *c, const char *name,
+				      u32 n, struct zst_obj **objs, u32 **order)
+{
+	struct zs_pool *pool;
+
+	*objs = kvcalloc(n, sizeof(**objs), GFP_KERNEL);
+	*order = kvcalloc(n, sizeof(**order), GFP_KERNEL);
+	if (!*objs || !*order) {
+		c->skip = "cannot allocate test arrays";
+		goto free_arrays;
+	}
+	pool = zs_create_pool(name);
+	if (pool)
+		return pool;
+	zst_fail(c, "zs_create_pool() returned NULL");
+free_arrays:
+	kvfree(*order);
+	kvfree(*objs);
+	return NULL;
+}
+
+/* Allocate a zram-like random size into every free slot, write it by WO. */
+static void zst_fill_free_slots(struct zst_case_ctx *c, struct zs_pool *pool,
+				struct zst_obj *objs, unsigned long n,
+				const char *phase)
+{
+	unsigned long i;
+	u32 size;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (objs[i].handle)
+			continue;
+		size = zst_rand_size(&c->rnd);
+		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
+		if (err) {
+			zst_fail(c, "%s: zs_malloc(%u) = %d", phase, size, err);
+			continue;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		cond_resched();
+	}
+}
+
 /*
  * every_size: objects of every size 1..PAGE_SIZE live at once in one pool,
  * allocated and written in random order, so neighbours of every size and
@@ -617,17 +701,9 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 	long off;
 	int err;
 
-	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
-	order = kvcalloc(n, sizeof(*order), GFP_KERNEL);
-	if (!objs || !order) {
-		c->skip = "cannot allocate test arrays";
-		goto free_arrays;
-	}
-	pool = zs_create_pool("zst_every");
-	if (!pool) {
-		zst_fail(c, "zs_create_pool() returned NULL");
-		goto free_arrays;
-	}
+	pool = zst_case_setup(c, "zst_every", n, &objs, &order);
+	if (!pool)
+		return;
 
 	/* objs[i] has size i + 1; allocate and write through WO at once. */
 	zst_shuffle(&c->rnd, order, n);
@@ -672,7 +748,6 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 	}
 	zst_expect_empty(c, pool, "all freed");
 	zs_destroy_pool(pool);
-free_arrays:
 	kvfree(order);
 	kvfree(objs);
 }
@@ -736,31 +811,12 @@ static void zst_case_fill_free_compact(struct zst_case_ctx *c)
 	struct zst_obj *objs;
 	struct zs_pool *pool;
 	u32 *order, i;
-	int err;
 
-	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
-	order = kvcalloc(n, sizeof(*order), GFP_KERNEL);
-	if (!objs || !order) {
-		c->skip = "cannot allocate test arrays";
-		goto free_arrays;
-	}
-	pool = zs_create_pool("zst_compact");
-	if (!pool) {
-		zst_fail(c, "zs_create_pool() returned NULL");
-		goto free_arrays;
-	}
+	pool = zst_case_setup(c, "zst_compact", n, &objs, &order);
+	if (!pool)
+		return;
 
-	for (i = 0; i < n; i++) {
-		u32 size = zst_rand_size(&c->rnd);
-
-		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
-		if (err) {
-			zst_fail(c, "fill: zs_malloc(%u) = %d", size, err);
-			continue;
-		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
-		cond_resched();
-	}
+	zst_fill_free_slots(c, pool, objs, n, "fill");
 	bad = zst_verify_all(c, pool, objs, n, "fill");
 	zst_report_pool(c, pool, "fill", objs, n);
 
@@ -791,19 +847,7 @@ static void zst_case_fill_free_compact(struct zst_case_ctx *c)
 	bad += zst_verify_all(c, pool, objs, n, "compact");
 	zst_report_pool(c, pool, "compact", objs, n);
 
-	for (i = 0; i < n; i++) {
-		u32 size = zst_rand_size(&c->rnd);
-
-		if (objs[i].handle)
-			continue;
-		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
-		if (err) {
-			zst_fail(c, "refill: zs_malloc(%u) = %d", size, err);
-			continue;
-		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
-		cond_resched();
-	}
+	zst_fill_free_slots(c, pool, objs, n, "refill");
 	bad += zst_verify_all(c, pool, objs, n, "refill");
 	zst_report_pool(c, pool, "refill", objs, n);
 	zst_diag(c, "%lu bad objects over all phases", bad);
@@ -811,7 +855,6 @@ static void zst_case_fill_free_compact(struct zst_case_ctx *c)
 	zst_free_all(pool, objs, n);
 	zst_expect_empty(c, pool, "all freed");
 	zs_destroy_pool(pool);
-free_arrays:
 	kvfree(order);
 	kvfree(objs);
 }
@@ -819,11 +862,13 @@ free_arrays:
 /**
  * struct zst_run - shared state of one concurrent run
  * @pool: the shared pool
+ * @faults: the kthreads run with fault injection on; -ENOMEM is expected
  * @left: workers still running their loop
  * @done: completed when @left drops to zero
  */
 struct zst_run {
 	struct zs_pool *pool;
+	bool faults;
 	atomic_t left;
 	struct completion done;
 };
@@ -838,7 +883,8 @@ struct zst_run {
  * @id: worker number
  * @ops: operations done
  * @allocs: successful allocations
- * @alloc_errors: failed allocations
+ * @alloc_errors: failed allocations, other than expected ones
+ * @enomem: allocations failed with -ENOMEM under fault injection
  * @mismatches: objects found corrupt
  * @compactions: zs_compact() calls (compactor only)
  * @compacted: pages zs_compact() reported freed (compactor only)
@@ -853,6 +899,7 @@ struct zst_worker {
 	unsigned long ops;
 	unsigned long allocs;
 	unsigned long alloc_errors;
+	unsigned long enomem;
 	unsigned long mismatches;
 	unsigned long compactions;
 	unsigned long compacted;
@@ -887,6 +934,10 @@ static void zst_worker_step(struct zst_worker *w)
 
 	if (!o->handle) {
 		err = zst_obj_alloc(pool, o, zst_rand_size(&w->rnd), ZST_GFP);
+		if (err == -ENOMEM && w->run->faults) {
+			w->enomem++;
+			return;
+		}
 		if (err) {
 			if (w->alloc_errors++ < ZST_MAX_REPORTS)
 				ktap("# concurrent: FAIL: worker %u: zs_malloc() = %d",
@@ -923,10 +974,12 @@ static int zst_worker_fn(void *arg)
 	unsigned int i;
 	long off;
 
+	zst_inject_faults(w->run->faults);
 	for (w->ops = 0; w->ops < loops && !kthread_should_stop(); w->ops++) {
 		zst_worker_step(w);
 		cond_resched();
 	}
+	zst_inject_faults(false);
 	for (i = 0; i < w->nr_objs; i++) {
 		if (!w->objs[i].handle)
 			continue;
@@ -945,6 +998,8 @@ static int zst_compactor_fn(void *arg)
 {
 	struct zst_worker *w = arg;
 
+	/* Compaction's own allocations fail too: it must stop, not break. */
+	zst_inject_faults(w->run->faults);
 	while (!kthread_should_stop()) {
 		w->compacted += zs_compact(w->run->pool);
 		w->compactions++;
@@ -960,19 +1015,19 @@ static int zst_compactor_fn(void *arg)
  * concurrent: one worker kthread per online CPU (bound to it) allocates,
  * writes, checks, rewrites and frees its own objects in one shared pool,
  * while a compactor kthread calls zs_compact() in a loop; a fragmented set
- * of objects owned by the main thread is checked before and after.
+ * of objects owned by the main thread is checked before and after.  With
+ * @faults, the kthreads run with fault injection on (the faults case).
  */
-static void zst_case_concurrent(struct zst_case_ctx *c)
+static void zst_concurrent(struct zst_case_ctx *c, bool faults)
 {
 	unsigned int nr = threads ? threads : num_online_cpus();
 	unsigned long n_static = (unsigned long)nr * thread_objects;
-	unsigned long ops = 0, allocs = 0, bad = 0, errors = 0;
+	unsigned long ops = 0, allocs = 0, bad = 0, errors = 0, enomem = 0;
 	struct zst_worker *workers, *compactor;
 	struct zst_obj *statics;
 	struct zst_run run;
 	unsigned int i, cpu;
 	unsigned long j;
-	int err;
 
 	workers = kcalloc(nr + 1, sizeof(*workers), GFP_KERNEL);
 	statics = kvcalloc(n_static, sizeof(*statics), GFP_KERNEL);
@@ -995,20 +1050,12 @@ static void zst_case_concurrent(struct zst_case_ctx *c)
 		zst_fail(c, "zs_create_pool() returned NULL");
 		goto free_slots;
 	}
+	run.faults = faults;
 	atomic_set(&run.left, nr);
 	init_completion(&run.done);
 
 	/* Static objects with holes, so compaction has work from the start. */
-	for (j = 0; j < n_static; j++) {
-		err = zst_obj_alloc(run.pool, &statics[j],
-				    zst_rand_size(&c->rnd), ZST_GFP);
-		if (err) {
-			zst_fail(c, "zs_malloc() = %d", err);
-			continue;
-		}
-		zst_obj_write(run.pool, &statics[j], prandom_u32_state(&c->rnd));
-		cond_resched();
-	}
+	zst_fill_free_slots(c, run.pool, statics, n_static, "static objects");
 	for (j = 0; j < n_static; j++)
 		if (statics[j].handle && prandom_u32_state(&c->rnd) % 2)
 			zst_obj_free(run.pool, &statics[j]);
@@ -1059,9 +1106,15 @@ stop_workers:
 		allocs += workers[i].allocs;
 		bad += workers[i].mismatches;
 		errors += workers[i].alloc_errors;
+		enomem += workers[i].enomem;
 	}
 	zst_diag(c, "%u workers: %lu ops, %lu allocations, %lu failed allocations, %lu bad objects",
 		 nr, ops, allocs, errors, bad);
+	if (faults) {
+		zst_diag(c, "%lu allocations failed with -ENOMEM under fault injection",
+			 enomem);
+		zst_expect(c, enomem, "no allocation failed: is fault injection armed?");
+	}
 	zst_diag(c, "compactor: %lu zs_compact() calls freed %lu pages, pages_compacted=%lu",
 		 compactor->compactions, compactor->compacted,
 		 zst_pages_compacted(run.pool));
@@ -1080,6 +1133,27 @@ free_slots:
 free_arrays:
 	kvfree(statics);
 	kfree(workers);
+}
+
+static void zst_case_concurrent(struct zst_case_ctx *c)
+{
+	zst_concurrent(c, false);
+}
+
+/*
+ * faults: concurrent with fail_page_alloc and failslab failing some of the
+ * allocations the allocator makes for the kthreads (the guest arms them,
+ * in task-filter mode): zs_malloc() may then fail, only with -ENOMEM, and
+ * every object keeps its content, the pool ends empty.  Opt-in: it is
+ * meaningful only with fault injection armed.
+ */
+static void zst_case_faults(struct zst_case_ctx *c)
+{
+	if (!zst_can_inject()) {
+		c->skip = "kernel without CONFIG_FAULT_INJECTION";
+		return;
+	}
+	zst_concurrent(c, true);
 }
 
 /*
@@ -1259,6 +1333,7 @@ static const struct zst_case zst_cases[] = {
 	{ "concurrent",		zst_case_concurrent,		false },
 	{ "enomem",		zst_case_enomem,		true },
 	{ "destroy_nonempty",	zst_case_destroy_nonempty,	true },
+	{ "faults",		zst_case_faults,		true },
 };
 
 /**

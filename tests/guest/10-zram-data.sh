@@ -14,6 +14,8 @@ SYS=/sys/block/$ZRAM
 
 zram_load() {
 	modprobe zram num_devices=1 || return 1
+	# Which modules: a KTAP diagnostic for the log.
+	lsmod | sed -nE 's/^(zsmalloc|zram) /# &/p'
 	# zram must sit on the zsmalloc.ko load_allocator chose.
 	[ -e /sys/module/zsmalloc/holders/zram ] || {
 		echo "zram does not hold zsmalloc" >&2

@@ -4,8 +4,12 @@
 # 55-lifecycle: CPU 1 goes offline and online again and again while memhog
 # swaps through zram; zsmalloc cannot be unloaded while zram holds it, and can
 # once zram is gone, with nr_zspages back where it started; then ten rounds
-# of load, use and unload leak nothing: nr_zspages exactly, MemFree within
-# 16 MiB (slab and page-cache drift; nine leaked 16 MiB pools would not fit).
+# of load, use and unload leak nothing: nr_zspages back to the start after
+# every round, and MemFree from the first round to the last drops by less
+# than half the pages the nine later pools held together (about 80 MiB: a
+# pool leaked in most rounds does not fit, a planted leak of every freed page
+# dropped it by 164 MiB).  Nothing leaked, MemFree still moved by up to 33 MiB
+# between the two samples, so a tight fixed bound fails at random.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -61,36 +65,57 @@ rmmod_refused() {
 unload_all() {
 	swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset && rmmod zram &&
 		rmmod zsmalloc && rmdir $CG || return 1
-	echo "nr_zspages $(zspages), at start $BASE_ZSPAGES"
-	[ "$(zspages)" -eq "$BASE_ZSPAGES" ]
+	z=$(zspages)
+	echo "nr_zspages $z, at start $BASE_ZSPAGES"
+	[ "$z" -eq "$BASE_ZSPAGES" ]
 }
 
+# one_round N: load, fill zram with ROUND_MIB of the blob, read it back,
+# unload; prints the pool's peak size in KiB. Says which part failed.
+ROUND_MIB=32
 one_round() {
 	load_allocator && modprobe zram num_devices=1 &&
-		echo 32M >/sys/block/zram0/disksize || return 1
-	dd if="$ZS_BLOB_DEV" of=/dev/zram0 bs=1M count=16 conv=fsync 2>/dev/null &&
-		echo 3 >/proc/sys/vm/drop_caches || return 1
-	a=$(dd if="$ZS_BLOB_DEV" bs=1M count=16 2>/dev/null | sha256sum)
-	b=$(dd if=/dev/zram0 bs=1M count=16 2>/dev/null | sha256sum)
-	[ "$a" = "$b" ] || {
-		echo "data differs" >&2
+		echo 64M >/sys/block/zram0/disksize || {
+		echo "round $1: load or zram set-up failed" >&2
 		return 1
 	}
-	echo 1 >/sys/block/zram0/reset && rmmod zram && rmmod zsmalloc
+	dd if="$ZS_BLOB_DEV" of=/dev/zram0 bs=1M count=$ROUND_MIB conv=fsync 2>/dev/null &&
+		echo 3 >/proc/sys/vm/drop_caches || {
+		echo "round $1: write failed" >&2
+		return 1
+	}
+	a=$(dd if="$ZS_BLOB_DEV" bs=1M count=$ROUND_MIB 2>/dev/null | sha256sum)
+	b=$(dd if=/dev/zram0 bs=1M count=$ROUND_MIB 2>/dev/null | sha256sum)
+	[ "$a" = "$b" ] || {
+		echo "round $1: data differs" >&2
+		return 1
+	}
+	echo $(($(zram_mm_stat mem_used_max) / 1024))
+	echo 1 >/sys/block/zram0/reset && rmmod zram && rmmod zsmalloc || {
+		echo "round $1: reset or unload failed" >&2
+		return 1
+	}
+	z=$(zspages)
+	[ "$z" -eq "$BASE_ZSPAGES" ] || {
+		echo "round $1: nr_zspages $z after unload, at start $BASE_ZSPAGES" >&2
+		return 1
+	}
 }
 
 ten_rounds() {
-	one_round || return 1
+	one_round 1 >/dev/null || return 1
 	free0=$(memfree_kib)
-	i=1
-	while [ $i -lt 10 ]; do
-		one_round || return 1
+	pools=0
+	i=2
+	while [ $i -le 10 ]; do
+		kib=$(one_round $i) || return 1
+		pools=$((pools + kib))
 		i=$((i + 1))
 	done
 	free1=$(memfree_kib)
-	echo "10 rounds: nr_zspages $(zspages) (start $BASE_ZSPAGES)," \
-		"MemFree $free0 -> $free1 KiB from the first round to the last"
-	[ "$(zspages)" -eq "$BASE_ZSPAGES" ] && [ $((free0 - free1)) -lt 16384 ]
+	echo "rounds 2-10 held pools of $pools KiB together;" \
+		"MemFree $free0 -> $free1 KiB from round 1 to round 10"
+	[ $((free0 - free1)) -lt $((pools / 2)) ]
 }
 
 BASE_ZSPAGES=$(zspages)

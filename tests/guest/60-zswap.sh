@@ -24,7 +24,6 @@ zstat() {
 }
 
 zswap_on() {
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	echo zsmalloc >$P/zpool && echo 1 >$P/enabled && echo 20 >$P/max_pool_percent ||
 		return 1
 	echo "zswap: zpool $(cat $P/zpool), compressor $(cat $P/compressor)," \
@@ -82,8 +81,12 @@ let_go() {
 # label shrink: the queue_work() result is ignored), so that pool, and the
 # module behind it, can never go: the writeback test comes last, and the
 # cleanup after it does not ask for the module's release.
+# Swap may be off already (let_go did it, and on stock nothing turned it on).
 cleanup() {
-	swapoff "$ZS_SCRATCH_DEV" && echo 0 >$P/enabled && echo zbud >$P/zpool &&
+	if grep -q "^$ZS_SCRATCH_DEV " /proc/swaps; then
+		swapoff "$ZS_SCRATCH_DEV" || return 1
+	fi
+	echo 0 >$P/enabled && echo zbud >$P/zpool &&
 		echo 20 >$P/max_pool_percent && rmdir $CG || return 1
 	echo "zsmalloc refcnt $(cat /sys/module/zsmalloc/refcnt) (see above)"
 }
