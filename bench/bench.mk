@@ -3,29 +3,37 @@
 #
 #   make bench            build, run every benchmark in QEMU guests, report
 #                         (BENCHMARKS.md, bench/results.csv, bench/plots/)
-#   make bench-quick      one round, small counts: a smoke test (a few minutes)
+#   make bench-quick      one round, small counts, every step: a smoke test
+#                         (about ten minutes); its report goes to
+#                         BENCH_QUICK_OUT, not to BENCHMARKS.md
 #   make bench-deps       gnuplot-nox for the plots (python3 and qemu come
 #                         from the harness's `make deps`)
 #   make bench-workloads  regenerate bench/workloads/*.tsv and workloads.h
 #                         from the committed corpus list (needs linux-source)
 #   make bench-clean
 # Settings pass through the environment to bench/run-bench.sh (K, NR, BIG,
-# LOOPS, MIXED_OPS, MPPS, BENCH_OUT); see its header.
+# LOOPS, MIXED_OPS, MPPS, ZPOOLS, ZSWAP_K, ZSWAP_MIB, ZSWAP_CG_MIB, BENCH_OUT,
+# BENCH_MD, BENCH_CSV, BENCH_PLOTS); see its header.
 
 BENCH_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 BENCH_KVER ?= $(shell $(BENCH_DIR)../scripts/kver.sh)
 BENCH_KDIR ?= /usr/src/linux-headers-$(BENCH_KVER)
 BENCH_LZO_SRC ?= $(BENCH_DIR)../.cache/linux-source-6.1/lib/lzo
 BENCH_LZO_TOOL := $(BENCH_DIR)../.cache/bench/lzo-sizes
+BENCH_QUICK_OUT ?= $(abspath $(BENCH_DIR)../.cache/bench/quick)
 
 .PHONY: bench bench-quick bench-deps bench-workloads bench-clean
 
-bench: bench-deps
+bench: deps bench-deps
 	$(BENCH_DIR)run-bench.sh all
 
-bench-quick:
-	K=1 NR=5000 BIG=20000 LOOPS=1 MIXED_OPS=10000 MPPS=8 \
-		BENCH_OUT=$(abspath $(BENCH_DIR)../.cache/bench/quick) $(BENCH_DIR)run-bench.sh build timing smp2 density zram
+bench-quick: deps bench-deps
+	@test -n '$(BENCH_QUICK_OUT)'
+	rm -rf '$(BENCH_QUICK_OUT)/logs'
+	K=1 NR=5000 BIG=20000 LOOPS=1 MIXED_OPS=10000 MPPS=8 ZSWAP_MIB=96 ZSWAP_CG_MIB=64 \
+		BENCH_OUT=$(BENCH_QUICK_OUT) BENCH_MD=$(BENCH_QUICK_OUT)/BENCHMARKS.md \
+		BENCH_CSV=$(BENCH_QUICK_OUT)/results.csv BENCH_PLOTS=$(BENCH_QUICK_OUT)/plots \
+		$(BENCH_DIR)run-bench.sh build timing smp2 density zram zswap report
 
 bench-deps:
 	@dpkg-query -W -f='$${db:Status-Status}' gnuplot-nox 2>/dev/null | grep -qx installed || \

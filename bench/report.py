@@ -4,12 +4,15 @@
 
   report.py OUT [--csv FILE] [--md FILE] [--plots DIR]
 
-Reads OUT/logs/*.log (one guest boot each: timing-ALLOC-I, smp2-ALLOC-I,
-density-stock-nN, density-ours-mppM-nN, zram-ALLOC-I).  For every figure:
+Reads OUT/logs/*.log (one guest boot each: timing-CFG-I with CFG stock,
+ours or ours-eager, smp2-ALLOC-I, density-stock-nN, density-ours-mppM-nN,
+density-ours-mppM-eager-nN, zram-ALLOC-I, zswap-ZPOOL-I).  For every figure:
 the median over rounds (each round's figure is already zs_bench's median
-over its loops), the spread (min..max over rounds) and the ratio
-ours/stock of the medians.  Writes a CSV, BENCHMARKS.md and, when gnuplot
-is installed, PNG plots.  Python 3 standard library only.
+over its loops), the spread (min..max over rounds) and the ratio of the
+medians to the experiment's baseline (stock; zsmalloc-stock for zswap).
+Writes a CSV (columns experiment, config, workload, phase, figure, median,
+min, max, rounds, ratio_to_stock), BENCHMARKS.md and, when gnuplot is
+installed, PNG plots.  Python 3 standard library only.
 """
 import argparse
 import collections
@@ -25,8 +28,58 @@ PHASES = ["fill", "verify", "free_half", "compact", "refill", "verify2", "free_a
 LAT = ["malloc_ns", "free_ns", "map_wo_ns", "map_ro_ns", "compact_ns_per_page"]
 # Figures where a larger value is better.
 HIGHER = {"density", "ops_per_s", "write_mb_per_s", "read_mb_per_s"}
+# The phases after which zs_bench runs its metadata helper (density sweep).
+META_PHASES = ["fill", "free_half", "compact", "refill"]
+ZPOOLS = ["zsmalloc-stock", "zsmalloc-ours", "zbud", "z3fold"]
+# The configuration ratios are taken against, per experiment.
+BASELINE = {"zswap": "zsmalloc-stock"}
+PAGE = 4096
 
 KV = re.compile(r"(\w+)=(\S+)")
+
+
+def baseline(exp):
+    return BASELINE.get(exp, "stock")
+
+
+def meta_figs(kv):
+    """Figures of one zsb-meta line: metadata bytes (ours: debugfs; stock,
+    which has no debugfs statistics: its slab caches), per object, and the
+    pool's pages plus metadata per requested byte."""
+    w, p = kv["workload"], kv["phase"]
+    src = kv["debugfs"] if kv["debugfs"].isdigit() else kv["slab"]
+    figs = [((w, p, "meta_slab_bytes"), float(kv["slab"]))] if kv["slab"].isdigit() else []
+    if not src.isdigit():
+        return figs
+    meta, objs, req = float(src), float(kv["objects"]), float(kv["bytes"])
+    figs.append(((w, p, "meta_bytes"), meta))
+    if objs:
+        figs.append(((w, p, "meta_per_object"), meta / objs))
+    if req:
+        figs.append(((w, p, "total_per_byte"), (float(kv["pages"]) * PAGE + meta) / req))
+    return figs
+
+
+def zswap_figs(what, kv, fails):
+    """Figures of one "zsb: zswap WHAT k=v..." line."""
+    v = {k: float(x) for k, x in kv.items() if re.fullmatch(r"[\d.]+", x)}
+    if what == "peak":
+        figs = [(("zswap", "peak", k), v[k]) for k in ("stored_pages", "pool_total_size")]
+        figs.append((("zswap", "max", "pool_total_size"), v["max_pool_total_size"]))
+        if v["stored_pages"]:
+            figs.append((("zswap", "peak", "bytes_per_page"), v["pool_total_size"] / v["stored_pages"]))
+        return figs
+    if what == "counters":
+        return [(("zswap", "counters", k), x) for k, x in v.items()]
+    if what == "hog":
+        if v.get("rc"):
+            fails.append(f"memhog exited with status {kv['rc']}")
+        return [(("zswap", "hog", "seconds"), v["seconds"])]
+    if what == "memhog:":
+        if v.get("mismatched_pages"):
+            fails.append(f"memhog: {kv['mismatched_pages']} pages differ")
+        return [(("zswap", "hog", "mismatched_pages"), v["mismatched_pages"])]
+    return []
 
 
 def parse_log(path):
@@ -35,6 +88,10 @@ def parse_log(path):
     figs, fails, result = [], [], None
     text = open(path, errors="replace").read()
     for line in text.splitlines():
+        m = re.search(r"zs_bench: (.*) returned (-?\d+)$", line)
+        if m:
+            fails.append(f"metadata helper failed: {m.group(1)} returned {m.group(2)}")
+            continue
         m = re.search(r"zs_bench: start nr_objects=(\d+)", line)
         if m:
             figs.append((("_", "_", "nr_objects"), float(m.group(1))))
@@ -64,6 +121,14 @@ def parse_log(path):
             figs.append((("zram", ph, "mem_used_total"), kv["mem_used"]))
             figs.append((("zram", ph, "overhead"), kv["mem_used"] / kv["compr"] - 1))
             continue
+        m = re.search(r"zsb: meta (.*)", line)
+        if m:
+            figs += meta_figs(dict(KV.findall(m.group(1))))
+            continue
+        m = re.search(r"zsb: zswap (peak|counters|hog|memhog:) (.*)", line)
+        if m:
+            figs += zswap_figs(m.group(1), dict(KV.findall(m.group(2))), fails)
+            continue
         m = re.search(r"zsb: zram md5 image=(\w+) back=(\w+)", line)
         if m and m.group(1) != m.group(2):
             fails.append("zram read back differs from the image")
@@ -85,13 +150,13 @@ def collect(out):
     logs = sorted(f for f in os.listdir(os.path.join(out, "logs")) if f.endswith(".log"))
     for f in logs:
         name = f[:-4]
-        m = re.match(r"(timing|smp2|zram)-(stock|ours)-\d+$", name)
-        d = re.match(r"density-(stock|ours)(?:-mpp(\d+))?-n(\d+)$", name)
-        if m:
-            exp, cfg = m.group(1), m.group(2)
+        m = re.match(r"(timing|smp2|zram)-(stock|ours|ours-eager)-\d+$", name)
+        d = re.match(r"density-(stock|ours(?:-mpp\d+)?(?:-eager)?)-n(\d+)$", name)
+        z = re.match(r"(zswap)-(.+)-\d+$", name)
+        if m or z:
+            exp, cfg = (m or z).group(1), (m or z).group(2)
         elif d:
-            exp = f"density-n{d.group(3)}"
-            cfg = d.group(1) + (f"-mpp{d.group(2)}" if d.group(2) else "")
+            exp, cfg = f"density-n{d.group(2)}", d.group(1)
         else:
             continue
         figs, bad = parse_log(os.path.join(out, "logs", f))
@@ -109,11 +174,11 @@ def stats(vals):
 def fmt(x, fig):
     if x is None:
         return "-"
-    if fig in ("density", "overhead"):
+    if fig in ("density", "overhead", "total_per_byte"):
         return f"{x:.4f}"
-    if fig in ("pages", "compacted", "compr_data_size", "mem_used_total"):
-        return f"{x:.0f}"
-    if fig == "ops_per_s":
+    if fig in ("pages", "compacted", "compr_data_size", "mem_used_total", "ops_per_s",
+               "meta_bytes", "meta_slab_bytes", "bytes_per_page", "stored_pages",
+               "pool_total_size", "mismatched_pages") or fig.startswith(("reject_", "written_")):
         return f"{x:.0f}"
     return f"{x:.1f}"
 
@@ -125,16 +190,13 @@ def spread(vals):
 
 
 def write_csv(path, data):
-    rows = ["experiment,config,workload,phase,figure,median,min,max,rounds,ratio_ours_stock"]
+    rows = ["experiment,config,workload,phase,figure,median,min,max,rounds,ratio_to_stock"]
     for (exp, cfg) in sorted(data):
         for key in sorted(data[(exp, cfg)]):
-            med, lo, hi, n = stats(data[(exp, cfg)][key])
-            ratio = ""
-            stock = data.get((exp, "stock"), {}).get(key)
-            if cfg.startswith("ours") and stock and statistics.median(stock):
-                ratio = f"{med / statistics.median(stock):.4f}"
-            rows.append(",".join([exp, cfg, *key, f"{med:.6g}", f"{lo:.6g}", f"{hi:.6g}",
-                                  str(n), ratio]))
+            m, lo, hi, n = stats(data[(exp, cfg)][key])
+            r = ratio(m, med(data, exp, baseline(exp), key)) if cfg != baseline(exp) else None
+            rows.append(",".join([exp, cfg, *key, f"{m:.6g}", f"{lo:.6g}", f"{hi:.6g}",
+                                  str(n), f"{r:.4f}" if r else ""]))
     with open(path, "w") as f:
         f.write("\n".join(rows) + "\n")
 
@@ -142,6 +204,11 @@ def write_csv(path, data):
 def med(data, exp, cfg, key):
     v = data.get((exp, cfg), {}).get(key)
     return statistics.median(v) if v else None
+
+
+def medfmt(data, exp, cfg, key):
+    """The median of a figure, formatted, without spread."""
+    return fmt(med(data, exp, cfg, key), key[2])
 
 
 def ratio(a, b):
@@ -159,8 +226,54 @@ def cell(data, exp, cfg, key):
     return s
 
 
+def ratio_cell(data, exp, a, b, key):
+    r = ratio(med(data, exp, a, key), med(data, exp, b, key))
+    return f"{r:.3f}" if r else "-"
+
+
+def row(*cells):
+    return "| " + " | ".join(cells) + " |"
+
+
+def header(*cols):
+    return [row(*cols), "|" + "---|" * len(cols)]
+
+
+def compare_row(data, exp, key, labels, cfgs, pairs):
+    """A table row: the label cells, cell() of each configuration, then the
+    ratio of the medians a/b for each (a, b) of pairs."""
+    return row(*labels, *(cell(data, exp, c, key) for c in cfgs),
+               *(ratio_cell(data, exp, a, b, key) for a, b in pairs))
+
+
+def present(data, exp, cfgs):
+    """The configurations of cfgs that experiment exp has data for."""
+    return [c for c in cfgs if (exp, c) in data]
+
+
+def density_cfgs(data):
+    """Density-sweep experiments by object count, and their configurations:
+    stock, then ours by max_pages_per_zspage, on demand before eager."""
+    exps = sorted({e for e, c in data if e.startswith("density-n")}, key=lambda e: int(e[9:]))
+    cfgs = sorted({c for e, c in data if e.startswith("density-n")},
+                  key=lambda c: (c != "stock", int(re.search(r"mpp(\d+)", c).group(1)) if "mpp" in c else 0,
+                                 c.endswith("-eager")))
+    return exps, cfgs
+
+
 def verdict(ok):
     return "**met**" if ok else "**not met**" if ok is not None else "not measured"
+
+
+# gnuplot: clustered histograms, the same for every plot.
+HISTOGRAMS = """
+set terminal pngcairo size 900,500 noenhanced
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set grid ytics
+set key outside bottom center horizontal
+"""
 
 
 def plots(data, pdir):
@@ -192,13 +305,7 @@ def plots(data, pdir):
                 vals.append(f"{r:.4f}" if r else "NaN")
             label = {"compact_ns_per_page": "compact/page"}.get(fig, fig[:-3])
             f.write(f"{label} " + " ".join(vals) + "\n")
-    script = f"""
-set terminal pngcairo size 900,500 noenhanced
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set grid ytics
-set key outside bottom center horizontal
+    script = HISTOGRAMS + f"""
 set output '{pdir}/density.png'
 set title 'Density (requested bytes / pool bytes), files workload, median over rounds'
 set yrange [0:1.05]
@@ -210,33 +317,178 @@ plot for [i=2:{len(wls) + 1}] '{lat}' using i:xtic(1) title columnheader(i), 0.8
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     made += ["density.png", "latency-ratio.png"]
-    # 3. density sweep over max_pages_per_zspage.
-    sweep = sorted({e for e, c in data if e.startswith("density-n")},
-                   key=lambda e: int(e[9:]))
+    # 3. density sweep over max_pages_per_zspage, on demand and eager.
+    sweep, cfgs = density_cfgs(data)
     if sweep:
         sd = os.path.join(pdir, "sweep.dat")
-        cfgs = sorted({c for e, c in data if e.startswith("density-n")},
-                      key=lambda c: (c != "stock", int(c.split("mpp")[1]) if "mpp" in c else 0))
         with open(sd, "w") as f:
             f.write("objects_phase " + " ".join(cfgs) + "\n")
             for e in sweep:
-                for p in ("fill", "compact", "refill"):
+                for p in META_PHASES:
                     f.write(f"{e[9:]}_{p} " + " ".join(
                         str(med(data, e, c, ("files", p, "density")) or "NaN") for c in cfgs) + "\n")
-        subprocess.run(["gnuplot"], text=True, check=True, input=f"""
-set terminal pngcairo size 900,500 noenhanced
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set grid ytics
-set key outside bottom center horizontal
+        subprocess.run(["gnuplot"], text=True, check=True, input=HISTOGRAMS + f"""
+set terminal pngcairo size 1200,550 noenhanced
+set xtics rotate by 30 right
 set output '{pdir}/density-sweep.png'
-set title 'Density, files workload, by max_pages_per_zspage (objects_phase)'
-set yrange [0.5:1.02]
+set title 'Density, files workload, by max_pages_per_zspage; eager: ondemand=0 (objects_phase)'
+set yrange [0.4:1.02]
 plot for [i=2:{len(cfgs) + 1}] '{sd}' using i:xtic(1) title columnheader(i), 0.985 with lines dt 2 lc rgb 'black' title 'target 0.985'
 """)
         made.append("density-sweep.png")
     return made
+
+
+def sweep_table(data, exps, cfgs, title, fig):
+    """Rows objects x workload x phase, one column per configuration; none
+    if no run measured fig."""
+    keys = {k for e in exps for c in cfgs for k in data.get((e, c), {}) if k[2] == fig}
+    if not keys:
+        return []
+    wls = sorted({k[0] for k in keys}, key=lambda w: (w != "files", w))
+    L = title + header("objects", "workload", "phase", *cfgs)
+    for e in exps:
+        for w in wls:
+            for p in META_PHASES:
+                L.append(row(e[9:], w, p, *(medfmt(data, e, c, (w, p, fig)) for c in cfgs)))
+    return L + [""]
+
+
+# max_pages_per_zspage's default in src/zspage.c: the configuration users get.
+DEFAULT_MPP = 16
+
+
+def density_targets(data):
+    """Issue 7's targets, on the largest pool of the density sweep."""
+    exps, _ = density_cfgs(data)
+    if not exps:
+        return []
+    e, c = exps[-1], f"ours-mpp{DEFAULT_MPP}"
+    L = []
+    for w, goal in (("files", 0.990), ("anon", 0.980)):
+        fill = med(data, e, c, (w, "fill", "density"))
+        comp = med(data, e, c, (w, "compact", "density"))
+        if fill is None:
+            continue
+        L.append(row(f"{c}, {e[9:]} objects, {w}: density after fill >= {goal:.3f}",
+                     fmt(fill, "density"), verdict(fill >= goal)))
+        L.append(row(f"{c}, {e[9:]} objects, {w}: after free-half + compaction within 0.002 of fill",
+                     fmt(comp, "density"), verdict(comp >= fill - 0.002 if comp is not None else None)))
+        for p in ("fill", "compact"):
+            ours = med(data, e, c, (w, p, "total_per_byte"))
+            stock = med(data, e, "stock", (w, p, "total_per_byte"))
+            ok = ours < stock if ours is not None and stock is not None else None
+            L.append(row(f"{c}, {e[9:]} objects, {w}, {p}: (pages + metadata) per stored byte below stock's",
+                         f"ours {fmt(ours, 'total_per_byte')}, stock {fmt(stock, 'total_per_byte')}",
+                         verdict(ok)))
+    return L
+
+
+def timing_vs_eager_targets(data):
+    """Issue 7: on-demand backing costs at most 5% over eager."""
+    L = []
+    for fig, ph in [("malloc_ns", "fill"), ("free_ns", "free_half"), ("map_wo_ns", "fill"), ("map_ro_ns", "verify")]:
+        r = ratio(med(data, "timing", "ours", ("files", ph, fig)),
+                  med(data, "timing", "ours-eager", ("files", ph, fig)))
+        if r:
+            L.append(row(f"{fig} (files, {ph}) <= 1.05x ours-eager", f"{r:.3f}x", verdict(r <= 1.05)))
+    return L
+
+
+def zswap_targets(data):
+    """Issue 5: zswap pool bytes per stored page below stock zsmalloc's, far below zbud's and z3fold's."""
+    key = ("zswap", "peak", "bytes_per_page")
+    ours = med(data, "zswap", "zsmalloc-ours", key)
+    if ours is None:
+        return []
+    L = []
+    for other in ("zsmalloc-stock", "zbud", "z3fold"):
+        r = ratio(ours, med(data, "zswap", other, key))
+        if r:
+            L.append(row(f"zswap pool bytes per stored page below {other}'s", f"{r:.3f}x", verdict(r < 1)))
+    return L
+
+
+def density_sections(data):
+    """Density sweep: density, metadata per object, total bytes per stored byte."""
+    exps, cfgs = density_cfgs(data)
+    if not exps:
+        return []
+    L = ["## Density by max_pages_per_zspage, on demand and eager (one boot each)", "",
+         "`ours-mppM`: ours with max_pages_per_zspage=M and the default `ondemand=1`",
+         "(pages attached as objects land on them); `ours-mppM-eager`: `ondemand=0`",
+         "(all pages of a zspage attached when it is created).  Density = requested",
+         "bytes / (pool pages x 4096) after each phase: `fill` (all objects),",
+         "`free_half` (a random half freed, before compaction), `compact` (after",
+         "zs_compact()), `refill` (the freed half allocated again).", ""]
+    L += sweep_table(data, exps, cfgs, [], "density")
+    L += ["Stock has no such parameters (its chains are at most 4 pages, allocated at once).", ""]
+    meta = sweep_table(data, exps, cfgs, ["### Metadata: bytes per stored object outside the pool pages", ""],
+                       "meta_per_object")
+    if not meta:
+        return L
+    L += meta + sweep_table(data, exps, cfgs, ["### Total: (pool pages x 4096 + metadata) / requested bytes", ""],
+                            "total_per_byte")
+    L += ["Metadata is read by `bench/guest/zsb-meta.sh`, which zs_bench runs (as a user",
+          "helper, untimed) after each phase while its pool stays as it is:",
+          "",
+          "- ours: the `metadata` total of debugfs `zsmalloc/zs_bench/classes` (zspages x",
+          "  descriptor size + 8 bytes of handle slot per object); the guest also counts",
+          "  ours' slab caches (`zs_handle`, `zs_zspage_*`) and the CSV keeps that as",
+          "  `meta_slab_bytes` as a cross-check.",
+          "- stock: 6.1 is built without CONFIG_ZSMALLOC_STAT, so there is no debugfs;",
+          "  reading mm/zsmalloc.c, what it keeps outside its pages is one 8-byte object of",
+          "  its `zs_handle` slab cache per object and one `struct zspage` (56 bytes with",
+          "  CONFIG_COMPACTION's rwlock) of its `zspage` cache per zspage.  The guest counts",
+          "  the objects in use in those two caches (kernel booted with `slub_nomerge` so",
+          "  they are not merged into others; each cache shrunk first so the per-CPU slabs",
+          "  are counted exactly) times their object size.  Stock also keeps a copy of",
+          "  the handle in an 8-byte header at the start of every object (not in huge",
+          "  zspages): that is inside its pool pages, already lowering its density, and",
+          "  is not counted again.",
+          "- Counted for neither: the `struct page` of each pool page (the same 64 bytes",
+          "  per page for both), per-pool and per-class structures, slab page rounding.",
+          ""]
+    return L
+
+
+def zswap_section(data):
+    """zswap per zpool: pool bytes per stored page at the peak, counters."""
+    cfgs = present(data, "zswap", ZPOOLS) + sorted(c for e, c in data if e == "zswap" and c not in ZPOOLS)
+    if not cfgs:
+        return []
+    base = baseline("zswap")
+    L = ["## zswap per zpool (Debian's zswap, lzo, TCG -smp 1)", "",
+         "memhog (tests/guest/memhog.c: partly compressible pages, every byte checked",
+         "on two passes) in a cgroup-v2 memory cgroup smaller than itself, with zswap",
+         "in front of a sparse virtio swap disk; zswap's zpool set through",
+         "/sys/module/zswap/parameters after the allocator is loaded.  Counters from",
+         "/sys/kernel/debug/zswap, sampled every second; `peak` is the sample with",
+         "the most stored_pages.", ""]
+    L += header("zpool", "stored pages at peak", "pool bytes at peak", "pool bytes / stored page",
+                f"ratio to {base}", "max pool bytes", "written back", "rejects", "hog seconds",
+                "verified")
+    for c in cfgs:
+        key = ("zswap", "peak", "bytes_per_page")
+        figs = data.get(("zswap", c), {})
+        rejects = sum(statistics.median(v) for k, v in figs.items() if k[2].startswith("reject_"))
+        bad = figs.get(("zswap", "hog", "mismatched_pages"))
+        verified = "-" if bad is None else "yes" if not any(bad) else "**no**"
+        L.append(row(c, medfmt(data, "zswap", c, ("zswap", "peak", "stored_pages")),
+                     medfmt(data, "zswap", c, ("zswap", "peak", "pool_total_size")),
+                     cell(data, "zswap", c, key), ratio_cell(data, "zswap", c, base, key),
+                     medfmt(data, "zswap", c, ("zswap", "max", "pool_total_size")),
+                     medfmt(data, "zswap", c, ("zswap", "counters", "written_back_pages")),
+                     fmt(rejects, "reject_"), cell(data, "zswap", c, ("zswap", "hog", "seconds")),
+                     verified))
+    L += ["", "pool bytes = zswap's pool_total_size, what the zpool reports: its pages x 4096",
+          "for all four (slab metadata such as zsmalloc's handles is not in it).  A stored",
+          "page is a 4 KiB page held by zswap, so 4096 bytes per stored page would be no",
+          "gain.  rejects = sum of reject_reclaim_fail, reject_alloc_fail,",
+          "reject_kmemcache_fail and reject_compress_poor (each in the CSV).  Hog seconds",
+          "are guest wall clock under plain TCG on a shared host: noisy.  verified: memhog",
+          "read every byte back as written, in every round.", ""]
+    return L
 
 
 def markdown(out, data, fails, made, pdir, md_path):
@@ -248,117 +500,105 @@ def markdown(out, data, fails, made, pdir, md_path):
           f"Generated by `bench/report.py` on {datetime.date.today()} from `{out}/logs`.",
           "Numbers below are medians over rounds (guest boots); each round's figure is",
           "zs_bench's median over its loops.  ± is half the min..max spread over rounds.",
-          "Ratios are ours / stock.", "",
+          "Ratios are of medians, as their column says (ours/stock: ours / stock).", "",
           "## Setup", "",
           f"- Host: `{host.splitlines()[0]}`"]
     for h in host.splitlines()[1:]:
         L.append(f"- {h.strip()}")
     L += [f"- Guest kernel: Debian's linux-image 6.1.0-57-amd64 (QEMU TCG, 2 GiB RAM, `-cpu max`)",
           f"- Stock: that kernel's `mm/zsmalloc.ko`; ours: `src/` at {ours}",
-          f"- Rounds per allocator: {rounds} (alternating stock, ours), seed 1",
+          f"- Rounds per allocator: {rounds} (alternating stock, ours, ours-eager = ours with",
+          "  `ondemand=0`, all pages of a zspage attached at once), seed 1",
           "- Single-thread timings: `-icount shift=0,sleep=off -smp 1`: guest time counts",
           "  instructions (1 ns each), so they are deterministic and measure instructions",
           "  executed, not cache or TLB effects of real hardware.",
           "- Two-thread run: plain multi-threaded TCG `-smp 2` on a shared 2-core host:",
           "  wall-clock, noisy.", "",
           "Run it: `make bench` (with the top Makefile including `bench/bench.mk`) or",
-          "`bench/run-bench.sh all`; `K=`, `NR=`, `BIG=`, `LOOPS=`, `MIXED_OPS=`, `MPPS=`, `BENCH_OUT=`",
-          "override the defaults (3, 20000, 200000, 3, 50000, \"4 8 16\").", ""]
+          "`bench/run-bench.sh all`; `K=`, `NR=`, `BIG=`, `LOOPS=`, `MIXED_OPS=`, `MPPS=`, `ZSWAP_K=`,",
+          "`ZSWAP_MIB=`, `ZSWAP_CG_MIB=`, `BENCH_OUT=` override the defaults (3, 20000, 200000, 3,",
+          "50000, \"4 8 16\", K, 192, 128).", ""]
 
     # Targets.
     d_fill = med(data, "timing", "ours", ("files", "fill", "density"))
     d_comp = med(data, "timing", "ours", ("files", "compact", "density"))
     zo, zs = (med(data, "zram", c, ("zram", "stored", "overhead")) for c in ("ours", "stock"))
-    L += ["## Targets", "", "| target | measured | verdict |", "|---|---|---|"]
+    L += ["## Targets", ""] + header("target", "measured", "verdict")
     nr = med(data, "timing", "ours", ("_", "_", "nr_objects"))
-    L.append(f"| density after fill (files, {nr and int(nr)} objects) >= 0.985 | {fmt(d_fill, 'density')} | "
-             f"{verdict(d_fill >= 0.985 if d_fill is not None else None)} |")
-    L.append(f"| density after free-half + zs_compact >= 0.985 | {fmt(d_comp, 'density')} | "
-             f"{verdict(d_comp >= 0.985 if d_comp is not None else None)} |")
-    L.append(f"| zram mem_used_total/compr_data_size - 1 <= half of stock's | ours {fmt(zo, 'overhead')}, "
-             f"stock {fmt(zs, 'overhead')} | {verdict(zo <= zs / 2 if zo is not None and zs is not None else None)} |")
+    L.append(row(f"density after fill (files, {nr and int(nr)} objects) >= 0.985", fmt(d_fill, "density"),
+                 verdict(d_fill >= 0.985 if d_fill is not None else None)))
+    L.append(row("density after free-half + zs_compact >= 0.985", fmt(d_comp, "density"),
+                 verdict(d_comp >= 0.985 if d_comp is not None else None)))
+    L.append(row("zram mem_used_total/compr_data_size - 1 <= half of stock's",
+                 f"ours {fmt(zo, 'overhead')}, stock {fmt(zs, 'overhead')}",
+                 verdict(zo <= zs / 2 if zo is not None and zs is not None else None)))
     for fig, ph in [("malloc_ns", "fill"), ("free_ns", "free_half"), ("map_wo_ns", "fill"), ("map_ro_ns", "verify")]:
         r = ratio(med(data, "timing", "ours", ("files", ph, fig)), med(data, "timing", "stock", ("files", ph, fig)))
-        L.append(f"| {fig} (files, {ph}) <= 0.8x stock | {r and f'{r:.3f}x' or '-'} | "
-                 f"{verdict(r <= 0.8 if r else None)} |")
+        L.append(row(f"{fig} (files, {ph}) <= 0.8x stock", f"{r:.3f}x" if r else "-",
+                     verdict(r <= 0.8 if r else None)))
     r2 = ratio(med(data, "smp2", "ours", ("files", "mixed_t2", "ops_per_s")),
                med(data, "smp2", "stock", ("files", "mixed_t2", "ops_per_s")))
-    L.append(f"| two threads ops/s >= 1.2x stock | {r2 and f'{r2:.3f}x' or '-'} | "
-             f"{verdict(r2 >= 1.2 if r2 else None)} |")
+    L.append(row("two threads ops/s >= 1.2x stock", f"{r2:.3f}x" if r2 else "-",
+                 verdict(r2 >= 1.2 if r2 else None)))
+    L += density_targets(data) + timing_vs_eager_targets(data) + zswap_targets(data)
     L.append("")
 
     # Phase tables per workload.
+    cfgs = present(data, "timing", ["stock", "ours", "ours-eager"])
+    pairs = [("ours", "stock")] + ([("ours", "ours-eager")] if "ours-eager" in cfgs else [])
+    cols = [*cfgs, *(f"{a}/{b}" for a, b in pairs)]
     wls = sorted({k[0] for (e, c), d in data.items() if e == "timing" for k in d} - {"_"},
                  key=lambda w: ["files", "anon", "small", "halfpage"].index(w) if w in ("files", "anon", "small", "halfpage") else 9)
     for w in wls:
-        L += [f"## zs_bench, workload `{w}` (single thread, -icount)", "",
-              "| phase | figure | stock | ours | ours/stock |", "|---|---|---|---|---|"]
+        L += [f"## zs_bench, workload `{w}` (single thread, -icount)", ""] + header("phase", "figure", *cols)
         for p in PHASES:
             for fig in ["density", "pages"] + LAT + ["compacted"]:
                 key = (w, p, fig)
-                s, o = med(data, "timing", "stock", key), med(data, "timing", "ours", key)
-                if s is None and o is None:
+                if all(med(data, "timing", c, key) is None for c in cfgs):
                     continue
-                if fig in ("density", "pages") and p not in ("fill", "free_half", "compact", "refill"):
+                if fig in ("density", "pages") and p not in META_PHASES:
                     continue
-                r = ratio(o, s)
-                L.append(f"| {p} | {fig} | {cell(data, 'timing', 'stock', key)} | "
-                         f"{cell(data, 'timing', 'ours', key)} | {r and f'{r:.3f}' or '-'} |")
+                L.append(compare_row(data, "timing", key, [p, fig], cfgs, pairs))
         key = (w, "mixed_t1", "ops_per_s")
-        s, o = med(data, "timing", "stock", key), med(data, "timing", "ours", key)
-        if s or o:
-            L.append(f"| mixed, 1 thread | ops_per_s | {cell(data, 'timing', 'stock', key)} | "
-                     f"{cell(data, 'timing', 'ours', key)} | {ratio(o, s) and f'{ratio(o, s):.3f}' or '-'} |")
+        if any(med(data, "timing", c, key) for c in cfgs):
+            L.append(compare_row(data, "timing", key, ["mixed, 1 thread", "ops_per_s"], cfgs, pairs))
         L.append("")
     L += ["Latencies are ns per call from batches of 256 calls: `malloc_ns` zs_malloc,",
           "`free_ns` zs_free, `map_wo_ns` zs_map_object(WO) + memcpy of the object +",
           "zs_unmap_object, `map_ro_ns` zs_map_object(RO) + zs_unmap_object (data untouched;",
           "every object is then compared untimed), `compact_ns_per_page` zs_compact() time",
-          "per page it freed.", ""]
+          "per page it freed.  ours-eager is ours loaded with `ondemand=0`.", ""]
 
     # Two threads.
-    L += ["## Mixed operations, one pool, TCG -smp 2 (wall clock)", "",
-          "| threads | stock ops/s | ours ops/s | ours/stock |", "|---|---|---|---|"]
+    L += ["## Mixed operations, one pool, TCG -smp 2 (wall clock)", ""]
+    L += header("threads", "stock ops/s", "ours ops/s", "ours/stock")
     for t in (1, 2):
-        key = ("files", f"mixed_t{t}", "ops_per_s")
-        s, o = med(data, "smp2", "stock", key), med(data, "smp2", "ours", key)
-        L.append(f"| {t} | {cell(data, 'smp2', 'stock', key)} | {cell(data, 'smp2', 'ours', key)} | "
-                 f"{ratio(o, s) and f'{ratio(o, s):.3f}' or '-'} |")
+        L.append(compare_row(data, "smp2", ("files", f"mixed_t{t}", "ops_per_s"), [str(t)],
+                             ["stock", "ours"], [("ours", "stock")]))
     L += ["", "Each operation picks a random slot: an empty one is allocated and written",
           "(WO), a full one is read back and verified (RO), then freed half of the time.", ""]
 
     # zram.
     L += ["## zram end to end (Debian's zram.ko, lzo-rle, -icount)", "",
           "A 64 MiB image of the `files` corpus written to /dev/zram0 and read back",
-          "(O_DIRECT, 1 MiB blocks; md5 of the read-back must equal the image's).", "",
-          "| figure | stock | ours | ours/stock |", "|---|---|---|---|"]
+          "(O_DIRECT, 1 MiB blocks; md5 of the read-back must equal the image's).", ""]
+    L += header("figure", "stock", "ours", "ours/stock")
     for ph, fig in [("stored", "compr_data_size"), ("stored", "mem_used_total"), ("stored", "overhead"),
                     ("compacted", "mem_used_total"), ("compacted", "overhead"),
                     ("write", "write_mb_per_s"), ("read", "read_mb_per_s")]:
-        key = ("zram", ph, fig)
-        s, o = med(data, "zram", "stock", key), med(data, "zram", "ours", key)
-        L.append(f"| {ph} {fig} | {cell(data, 'zram', 'stock', key)} | {cell(data, 'zram', 'ours', key)} | "
-                 f"{ratio(o, s) and f'{ratio(o, s):.3f}' or '-'} |")
+        L.append(compare_row(data, "zram", ("zram", ph, fig), [f"{ph} {fig}"],
+                             ["stock", "ours"], [("ours", "stock")]))
     L += ["", "overhead = mem_used_total / compr_data_size - 1 (from /sys/block/zram0/mm_stat);",
           "`compacted` is after `echo 1 > /sys/block/zram0/compact`.",
           "compr_data_size itself differs between the allocators: zram stores a page",
           "whole when it compresses to >= zs_huge_class_size() bytes, and that threshold",
-          "is the allocator's (from the host tool's sizes: stock's is ~3257, ours 3632),",
-          "so with ours fewer pages are stored whole.  Compare mem_used_total for the",
-          "memory actually used for the same data.", ""]
+          "is the allocator's (it grows with the chain length: stock's chains are at",
+          "most 4 pages, ours up to max_pages_per_zspage), so with ours fewer pages are",
+          "stored whole.  Compare mem_used_total for the memory actually used for the",
+          "same data.", ""]
 
-    # Density sweep.
-    sweep = sorted({e for e, c in data if e.startswith("density-n")}, key=lambda e: int(e[9:]))
-    if sweep:
-        cfgs = sorted({c for e, c in data if e.startswith("density-n")},
-                      key=lambda c: (c != "stock", int(c.split("mpp")[1]) if "mpp" in c else 0))
-        L += ["## Density by max_pages_per_zspage (workload `files`, one boot each)", "",
-              "| objects | phase | " + " | ".join(cfgs) + " |", "|---|---|" + "---|" * len(cfgs)]
-        for e in sweep:
-            for p in ("fill", "free_half", "compact", "refill"):
-                L.append(f"| {e[9:]} | {p} | " + " | ".join(
-                    fmt(med(data, e, c, ("files", p, "density")), "density") for c in cfgs) + " |")
-        L += ["", "Stock has no such parameter (its chains are at most 4 pages).", ""]
+    L += density_sections(data)
+    L += zswap_section(data)
 
     if made:
         L += ["## Plots", ""] + [f"![{m}]({os.path.relpath(os.path.join(pdir, m), os.path.dirname(md_path))})" for m in made] + [""]
@@ -368,7 +608,8 @@ def markdown(out, data, fails, made, pdir, md_path):
         for n, b in sorted(fails.items()):
             L += [f"- `{n}`: " + "; ".join(b)]
     else:
-        L.append("None: every guest run passed (KTAP all ok, data verified, zram read-back identical).")
+        L.append("None: every guest run passed (KTAP all ok, data verified, zram read-back identical,")
+        L.append("memhog through zswap verified).")
     L.append("")
     return "\n".join(L)
 

@@ -1,11 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `make bench`: run zs_bench.ko and the zram test in QEMU guests booted from
-# Debian's kernel image, alternately on the kernel's zsmalloc.ko ("stock")
-# and ours, K times each with the same seed, then bench/report.py.
-# Nothing is ever loaded into the host's kernel.
+# `make bench`: run zs_bench.ko, the zram test and the zswap test in QEMU
+# guests booted from Debian's kernel image, alternately on the kernel's
+# zsmalloc.ko ("stock") and ours, K times each with the same seed, then
+# bench/report.py.  Nothing is ever loaded into the host's kernel.
 #
-#   bench/run-bench.sh [all|build|timing|smp2|density|zram|report]...
+#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zswap|report]...
+#
+#   timing   zs_bench, every workload, single thread, -icount: per round
+#            stock, ours, ours-eager (ours with ondemand=0)
+#   smp2     zs_bench mixed operations with two threads, -smp 2
+#   density  zs_bench phases (fill, free_half, compact, refill), workloads
+#            files and anon, NR and BIG objects: stock, and ours for every
+#            MPPS value with ondemand=1 and ondemand=0; one boot each, with
+#            the allocator's metadata read after every phase (zsb-meta)
+#   zram     the files image through Debian's zram.ko
+#   zswap    memhog through zswap in front of a virtio swap disk, for every
+#            zpool of ZPOOLS; zswap's peak pool size and counters
 #
 # Environment (defaults in brackets):
 #   K [3]            rounds per allocator (timing, smp2, zram)
@@ -14,11 +25,19 @@
 #   LOOPS [3]        zs_bench loops per boot (medians over them)
 #   MIXED_OPS [50000] mixed-test operations per thread
 #   MPPS ["4 8 16"]  max_pages_per_zspage values of the density sweep
+#   ZPOOLS ["zsmalloc-stock zsmalloc-ours zbud z3fold"]  zswap's zpools
+#   ZSWAP_K [K]      zswap rounds per zpool
+#   ZSWAP_MIB [192], ZSWAP_CG_MIB [128]  zswap: memhog's size, its memory
+#                    cgroup's limit (zswap charges the compressed bytes to it)
 #   BENCH_OUT [.cache/bench/run]  logs and intermediate files
+#   BENCH_MD [BENCHMARKS.md], BENCH_CSV [bench/results.csv],
+#   BENCH_PLOTS [bench/plots]  what the report step writes
 #   QEMU_TIMEOUT [1800]  seconds before a guest is declared hung
 # Guests: `-icount shift=0,sleep=off -smp 1` for single-thread timing (guest
 # time counts instructions: deterministic), plain TCG `-smp 2` for the
-# two-thread run, plain TCG `-smp 1` for the density sweep (no timing).
+# two-thread run, plain TCG `-smp 1` for the density sweep (no timing, and
+# slub_nomerge so that the allocators' slab caches can be counted) and for
+# zswap (with a fresh sparse swap disk).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,19 +49,49 @@ BIG=${BIG:-200000}
 LOOPS=${LOOPS:-3}
 MIXED_OPS=${MIXED_OPS:-50000}
 MPPS=${MPPS:-4 8 16}
+ZPOOLS=${ZPOOLS:-zsmalloc-stock zsmalloc-ours zbud z3fold}
+ZSWAP_K=${ZSWAP_K:-$K}
+ZSWAP_MIB=${ZSWAP_MIB:-192}
+ZSWAP_CG_MIB=${ZSWAP_CG_MIB:-128}
 OUT=${BENCH_OUT:-$top/.cache/bench/run}
+MD=${BENCH_MD:-$top/BENCHMARKS.md}
+CSV=${BENCH_CSV:-$bench/results.csv}
+PLOTS=${BENCH_PLOTS:-$bench/plots}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800}
 SEED=${SEED:-1}
 image_dir=$top/.cache/linux-image-$KVER
 kdir=/usr/src/linux-headers-$KVER
 mods=$image_dir/lib/modules/$KVER
 workloads=files,small,halfpage
-[ -f "$bench/workloads/anon.tsv" ] && workloads=$workloads,anon
+density_workloads=files
+if [ -f "$bench/workloads/anon.tsv" ]; then
+	workloads=$workloads,anon
+	density_workloads=files,anon
+fi
 
 log() { echo "run-bench: $*" >&2; }
 
-# Build zs_bench.ko, a snapshot of our module, zcopy, the zram image and
-# the initramfs.
+# stock_module NAME: copy Debian's module NAME and the modules it needs
+# (modules.dep) into the initramfs's /m, and their load order to
+# /m/NAME.order: modules.dep lists the nearest dependency first, modprobe
+# loads the list from its end.
+stock_module() {
+	line=$(grep -E "(^|/)$1\.ko:" "$mods/modules.dep") || {
+		log "$1 is not a module of $KVER"
+		return 1
+	}
+	order=$1
+	for m in ${line#*:}; do
+		order="$(basename "$m" .ko) $order"
+	done
+	for m in ${line%%:*} ${line#*:}; do
+		cp "$mods/$m" "$root/m/"
+	done
+	echo "$order" >"$root/m/$1.order"
+}
+
+# Build zs_bench.ko, a snapshot of our module, zcopy, memhog, the zram
+# image and the initramfs.
 build() {
 	[ -f "$image_dir/boot/vmlinuz-$KVER" ] || "$top/scripts/fetch-kernel.sh" "$KVER" "$image_dir"
 	mkdir -p "$OUT"
@@ -56,6 +105,7 @@ build() {
 	git -C "$top" log -1 --format='%h %cd' --date=short -- src >"$OUT/ours-version"
 	git -C "$top" status --porcelain -- src | grep -q . && echo "(src/ has uncommitted changes)" >>"$OUT/ours-version"
 	gcc -O2 -Wall -static -o "$OUT/zcopy" "$bench/guest/zcopy.c"
+	gcc -O2 -Wall -static -o "$OUT/memhog" "$top/tests/guest/memhog.c"
 	[ -f "$OUT/image.bin" ] || python3 "$bench/gen-workload.py" image --out "$OUT/image.bin" --mib 64
 
 	root=$OUT/initramfs
@@ -66,10 +116,14 @@ build() {
 		[ "$app" = busybox ] || ln -s busybox "$root/bin/$app"
 	done
 	cp "$bench/guest/bench.sh" "$root/init"
-	cp "$OUT/zcopy" "$root/bin/zcopy"
+	install -m 0755 "$bench/guest/zsb-meta.sh" "$root/bin/zsb-meta"
+	cp "$OUT/zcopy" "$OUT/memhog" "$root/bin/"
 	cp "$mods/kernel/mm/zsmalloc.ko" "$root/m/stock/"
 	cp "$mods/kernel/drivers/block/zram/zram.ko" "$root/m/"
 	cp "$OUT/ours-src/zsmalloc.ko" "$root/m/ours/"
+	for m in z3fold virtio_pci virtio_blk; do
+		stock_module $m
+	done
 	cp "$bench/zs_bench.ko" "$root/m/"
 	cp "$OUT/image.bin" "$root/image"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$OUT/initramfs.cpio"
@@ -77,25 +131,34 @@ build() {
 }
 
 # run_vm NAME MODE KERNEL-ARGS...: boot one guest; its console goes to
-# OUT/logs/NAME.log.  MODE: icount (smp 1, deterministic time), smp1, smp2.
+# OUT/logs/NAME.log.  MODE: icount (smp 1, deterministic time), smp1, smp2,
+# swap (smp1 with a fresh sparse disk of ZSWAP_MIB + 64 MiB, virtio).
 run_vm() {
 	name=$1 mode=$2
 	shift 2
+	disk=
 	case $mode in
 	icount) accel="-accel tcg -icount shift=0,sleep=off -smp 1" ;;
 	smp1) accel="-accel tcg -smp 1" ;;
 	smp2) accel="-accel tcg,thread=multi -smp 2" ;;
+	swap)
+		accel="-accel tcg -smp 1"
+		rm -f "$OUT/swap.img"
+		truncate -s $((ZSWAP_MIB + 64))M "$OUT/swap.img"
+		disk="-drive file=$OUT/swap.img,format=raw,if=virtio,cache=unsafe"
+		;;
 	esac
 	mkdir -p "$OUT/logs"
 	log "$name ($mode): $*"
 	start=$(date +%s)
-	# shellcheck disable=SC2086 # $accel is a list of options
-	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 $accel -m 2G -cpu max \
+	# shellcheck disable=SC2086 # $accel and $disk are lists of options
+	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 $accel $disk -m 2G -cpu max \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$image_dir/boot/vmlinuz-$KVER" -initrd "$OUT/initramfs.cpio" \
 		-append "console=ttyS0 quiet panic=-1 oops=panic $*" \
 		</dev/null >"$OUT/logs/$name.log" 2>&1 || true
 	echo "zsb: host_seconds=$(($(date +%s) - start)) mode=$mode" >>"$OUT/logs/$name.log"
+	rm -f "$OUT/swap.img"
 	if ! grep -q '^zsb: result=ok' "$OUT/logs/$name.log"; then
 		log "$name FAILED, see $OUT/logs/$name.log"
 		failed=$((failed + 1))
@@ -106,10 +169,19 @@ zs_args() {
 	echo "zsb_test=zs_bench zsb_args=seed=$SEED:$1"
 }
 
+# alloc_args CONFIG: the guest settings of stock, ours, ours-eager.
+alloc_args() {
+	case $1 in
+	stock | ours) echo "zsb_alloc=$1" ;;
+	ours-eager) echo "zsb_alloc=ours zsb_ondemand=0" ;;
+	esac
+}
+
 timing() {
 	for i in $(seq "$K"); do
-		for a in stock ours; do
-			run_vm "timing-$a-$i" icount zsb_alloc=$a \
+		for a in stock ours ours-eager; do
+			# shellcheck disable=SC2046 # one word per setting
+			run_vm "timing-$a-$i" icount $(alloc_args $a) \
 				"$(zs_args "workload=$workloads:nr_objects=$NR:loops=$LOOPS:threads=1:mixed_ops=$MIXED_OPS")"
 		done
 	done
@@ -124,13 +196,20 @@ smp2() {
 	done
 }
 
+# density_vm CONFIG N SETTINGS...: one density boot of N objects.
+density_vm() {
+	cfg=$1 count=$2
+	shift 2
+	run_vm "density-$cfg-n$count" smp1 slub_nomerge "$@" \
+		"$(zs_args "workload=$density_workloads:nr_objects=$count:loops=1:mixed_ops=0:meta_helper=/bin/zsb-meta")"
+}
+
 density() {
 	for n in $NR $BIG; do
-		run_vm "density-stock-n$n" smp1 zsb_alloc=stock \
-			"$(zs_args "workload=files:nr_objects=$n:loops=1:mixed_ops=0")"
+		density_vm stock "$n" zsb_alloc=stock
 		for m in $MPPS; do
-			run_vm "density-ours-mpp$m-n$n" smp1 zsb_alloc=ours zsb_mpp=$m \
-				"$(zs_args "workload=files:nr_objects=$n:loops=1:mixed_ops=0")"
+			density_vm "ours-mpp$m" "$n" zsb_alloc=ours zsb_mpp="$m"
+			density_vm "ours-mpp$m-eager" "$n" zsb_alloc=ours zsb_mpp="$m" zsb_ondemand=0
 		done
 	done
 }
@@ -143,21 +222,29 @@ zram() {
 	done
 }
 
+zswap() {
+	for i in $(seq "$ZSWAP_K"); do
+		for p in $ZPOOLS; do
+			run_vm "zswap-$p-$i" swap zsb_test=zswap zsb_alloc="${p#zsmalloc-}" \
+				zsb_hog="$ZSWAP_MIB" zsb_cg="$ZSWAP_CG_MIB"
+		done
+	done
+}
+
 report() {
 	uname -a >"$OUT/host"
 	grep -m1 'model name' /proc/cpuinfo >>"$OUT/host" || true
 	qemu-system-x86_64 --version | head -n 1 >>"$OUT/host"
-	python3 "$bench/report.py" "$OUT" --csv "$bench/results.csv" \
-		--md "$top/BENCHMARKS.md" --plots "$bench/plots"
+	python3 "$bench/report.py" "$OUT" --csv "$CSV" --md "$MD" --plots "$PLOTS"
 }
 
 failed=0
 [ $# -gt 0 ] || set -- all
 for step in "$@"; do
 	case $step in
-	all) build; timing; smp2; density; zram; report ;;
-	build | timing | smp2 | density | zram | report) $step ;;
-	*) echo "usage: $0 [all|build|timing|smp2|density|zram|report]..." >&2; exit 2 ;;
+	all) build; timing; smp2; density; zram; zswap; report ;;
+	build | timing | smp2 | density | zram | zswap | report) $step ;;
+	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zswap|report]..." >&2; exit 2 ;;
 	esac
 done
 [ "$failed" -eq 0 ] || { log "$failed guest run(s) failed"; exit 1; }

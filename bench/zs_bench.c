@@ -26,6 +26,13 @@
  * line holds the median over loops.  Density is requested bytes over
  * zs_get_total_pages() * PAGE_SIZE.
  *
+ * What an allocator keeps outside its pages (handles, zspage descriptors) is
+ * not visible through the zs_* API: with meta_helper set, zs_bench runs that
+ * user program (UMH_WAIT_PROC, untimed) after fill, free_half, compact and
+ * refill, with the arguments WORKLOAD LOOP PHASE OBJECTS BYTES PAGES, while
+ * the pool (named "zs_bench") stays in that state; the program reads the
+ * allocator's slab caches or debugfs and prints its own line.
+ *
  * Output, one line each, in the kernel log:
  *   zs_bench: workload=W loop=L phase=P key=value ...    (loop=median: summary)
  *   zs_bench: workload=W mixed threads=T loop=L ops=N ns=T ops_per_s=R
@@ -36,6 +43,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/kmod.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -78,6 +86,10 @@ MODULE_PARM_DESC(phases, "Run the fill/verify/free/compact/refill phases");
 static unsigned int batch = 256;
 module_param(batch, uint, 0444);
 MODULE_PARM_DESC(batch, "Calls per timed batch");
+
+static char *meta_helper;
+module_param(meta_helper, charp, 0444);
+MODULE_PARM_DESC(meta_helper, "User program run after fill, free_half, compact and refill (see above)");
 
 /* Most loops whose figures are kept for the medians. */
 #define ZSB_MAX_LOOPS 32
@@ -268,6 +280,33 @@ struct zsb_run {
 	unsigned int enomem;
 };
 
+static char *zsb_meta_envp[] = { "PATH=/bin:/sbin:/usr/bin", NULL };
+
+/* Run meta_helper on the pool as it is after @phase (see the top). */
+static void zsb_meta(struct zsb_run *r, int phase, int loop, unsigned long pages)
+{
+	char wl[32], l[12], ph[16], objs[12], bytes[24], pg[24];
+	/* Writable, as call_usermodehelper() wants it: not static const. */
+	char *argv[8] = { meta_helper, wl, l, ph, objs, bytes, pg, NULL };
+	int ret;
+
+	if (!meta_helper || !*meta_helper)
+		return;
+	if (phase != ZSB_FILL && phase != ZSB_FREE_HALF &&
+	    phase != ZSB_COMPACT && phase != ZSB_REFILL)
+		return;
+	strscpy(wl, r->t->w->name, sizeof(wl));
+	snprintf(l, sizeof(l), "%d", loop);
+	strscpy(ph, zsb_phase_name[phase], sizeof(ph));
+	snprintf(objs, sizeof(objs), "%u", r->live);
+	snprintf(bytes, sizeof(bytes), "%llu", r->bytes);
+	snprintf(pg, sizeof(pg), "%lu", pages);
+	ret = call_usermodehelper(meta_helper, argv, zsb_meta_envp, UMH_WAIT_PROC);
+	if (ret)
+		pr_warn("workload=%s loop=%d phase=%s: %s returned %d\n",
+			wl, loop, ph, meta_helper, ret);
+}
+
 static void zsb_record(struct zsb_run *r, int phase, int loop)
 {
 	unsigned long pages = zs_get_total_pages(r->pool);
@@ -276,6 +315,7 @@ static void zsb_record(struct zsb_run *r, int phase, int loop)
 	zsb_figs[phase][ZSB_DENSITY][loop] = pages ?
 		div64_u64(r->bytes * 1000000ULL, (u64)pages * PAGE_SIZE) *
 		ZSB_FRAC : 0;
+	zsb_meta(r, phase, loop, pages);
 }
 
 /* Per-call time in ZSB_FRAC units. */

@@ -4,10 +4,14 @@
 # runs one test, prints its results on the console, powers off.
 # Settings come from the kernel command line (the kernel hands unknown
 # name=value words to init as environment):
-#   zsb_alloc=stock|ours   which zsmalloc.ko to load
+#   zsb_alloc=stock|ours   which zsmalloc.ko to load; zswap test also
+#              zbud|z3fold (zbud is built into Debian's kernel, z3fold a module)
 #   zsb_mpp=N              ours only: max_pages_per_zspage=N
-#   zsb_test=zs_bench|zram
+#   zsb_ondemand=0|1       ours only: ondemand=N (0: all pages of a zspage
+#                          at once; the module's default is 1)
+#   zsb_test=zs_bench|zram|zswap
 #   zsb_args=a=1:b=2       zs_bench.ko parameters, ':' for ' '
+#   zsb_hog=MIB, zsb_cg=MIB  zswap: memhog size, its memory cgroup's limit
 # Output lines for bench/report.py start with "zsb:" or "zs_bench:" and
 # "zsb: result=ok|fail" ends a run.
 set -eu
@@ -16,6 +20,7 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /tmp
 
 alloc=${zsb_alloc:-stock}
@@ -28,55 +33,136 @@ finish() {
 	poweroff -f
 }
 
-echo "zsb: alloc=$alloc mpp=${zsb_mpp:-default} test=$test args=$args kernel=$(uname -r) cpus=$(nproc)"
-if [ "$alloc" = ours ]; then
-	insmod /m/ours/zsmalloc.ko ${zsb_mpp:+max_pages_per_zspage=$zsb_mpp} || finish fail
-else
-	insmod /m/stock/zsmalloc.ko || finish fail
-fi
+# kernel_complained: did the kernel WARN, BUG or oops?  Then its log tail.
+kernel_complained() {
+	dmesg | grep -q -e 'WARNING:' -e 'BUG:' -e 'Oops' -e 'Call Trace' || return 1
+	dmesg | tail -n 60
+}
 
-case $test in
-zs_bench)
+# stock_module NAME: insmod Debian's module NAME after the modules it needs
+# (the host wrote them in load order, from modules.dep, to /m/NAME.order).
+stock_module() {
+	read -r mods <"/m/$1.order"
+	for m in $mods; do
+		[ -d "/sys/module/$m" ] || insmod "/m/$m.ko" || return 1
+	done
+}
+
+load_allocator() {
+	case $alloc in
+	ours)
+		# shellcheck disable=SC2086 # empty or one word each
+		insmod /m/ours/zsmalloc.ko ${zsb_mpp:+max_pages_per_zspage=$zsb_mpp} \
+			${zsb_ondemand:+ondemand=$zsb_ondemand}
+		;;
+	stock) insmod /m/stock/zsmalloc.ko ;;
+	z3fold) stock_module z3fold ;;
+	zbud) ;;
+	*) return 1 ;;
+	esac
+}
+
+zs_bench() {
 	dmesg -n 1
 	dmesg -c >/dev/null
 	rc=0
 	# shellcheck disable=SC2086 # one word per module parameter
 	insmod /m/zs_bench.ko $args || rc=$?
 	dmesg | sed -n 's/^.*\(zs_bench: .*\)$/\1/p; s/^\(\[[ 0-9.]*\] \)\{0,1\}\(\(not \)\{0,1\}ok [0-9].*\)$/\2/p; s/^\(\[[ 0-9.]*\] \)\{0,1\}\(KTAP.*\|1\.\.[0-9]*\|# .*\)$/\2/p'
-	# Anything the kernel complained about (WARN, BUG, KASAN) fails the run.
-	if dmesg | grep -q -e 'WARNING:' -e 'BUG:' -e 'Oops' -e 'Call Trace'; then
-		dmesg | tail -n 60
-		finish fail
-	fi
-	[ "$rc" -eq 0 ] && finish ok
-	finish fail
-	;;
-zram)
-	insmod /m/zram.ko num_devices=1 || finish fail
+	! kernel_complained && [ "$rc" -eq 0 ]
+}
+
+zram() {
+	insmod /m/zram.ko num_devices=1 || return 1
 	z=/sys/block/zram0
 	echo lzo-rle >$z/comp_algorithm
 	echo 128M >$z/disksize
 	size=$(stat -c %s /image)
 	echo "zsb: zram comp=$(cat $z/comp_algorithm | tr ' ' '\n' | sed -n 's/^\[\(.*\)\]$/\1/p') image_bytes=$size"
-	w=$(zcopy /image /dev/zram0) || finish fail
+	w=$(zcopy /image /dev/zram0) || return 1
 	echo "zsb: zram write $w"
 	# orig_data_size compr_data_size mem_used_total mem_limit mem_used_max
 	# same_pages pages_compacted huge_pages
+	# shellcheck disable=SC2046 # one word per field
 	set -- $(cat $z/mm_stat)
 	echo "zsb: zram mm_stat orig=$1 compr=$2 mem_used=$3 same_pages=$6 huge_pages=$8"
-	r=$(zcopy /dev/zram0 /tmp/back "$size") || finish fail
+	r=$(zcopy /dev/zram0 /tmp/back "$size") || return 1
 	echo "zsb: zram read $r"
 	a=$(md5sum </image | cut -d' ' -f1)
 	b=$(md5sum </tmp/back | cut -d' ' -f1)
 	echo "zsb: zram md5 image=$a back=$b"
 	echo 1 >$z/compact
+	# shellcheck disable=SC2046 # one word per field
 	set -- $(cat $z/mm_stat)
 	echo "zsb: zram compacted mm_stat orig=$1 compr=$2 mem_used=$3 pages_compacted=$7"
-	if dmesg | grep -q -e 'WARNING:' -e 'BUG:' -e 'Oops' -e 'Call Trace'; then
-		dmesg | tail -n 60
-		finish fail
-	fi
-	[ "$a" = "$b" ] && finish ok
+	! kernel_complained && [ "$a" = "$b" ]
+}
+
+# zswap: zswap on the zpool of zsb_alloc in front of a swap disk (the
+# host's virtio disk); memhog (zsb_hog MiB, two checking passes) in a memory
+# cgroup of zsb_cg MiB.  zswap.zpool= on the command line cannot select a
+# module (zswap starts before it is loaded): the parameters are written
+# after the load.  zswap's counters are sampled every second; the line
+# "peak" is the sample with the most stored_pages.
+zswap() {
+	p=/sys/module/zswap/parameters d=/sys/kernel/debug/zswap cg=/sys/fs/cgroup/hog
+	hog=${zsb_hog:-192} cg_mib=${zsb_cg:-128}
+	case $alloc in
+	stock | ours) zpool=zsmalloc ;;
+	*) zpool=$alloc ;;
+	esac
+	stock_module virtio_pci && stock_module virtio_blk || return 1
+	n=0
+	while [ ! -b /dev/vda ] && [ $n -lt 50 ]; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+	mkswap /dev/vda >/dev/null && swapon /dev/vda || return 1
+	echo "$zpool" >$p/zpool && echo 1 >$p/enabled || return 1
+	echo "zsb: zswap zpool=$(cat $p/zpool) compressor=$(cat $p/compressor)" \
+		"max_pool_percent=$(cat $p/max_pool_percent) enabled=$(cat $p/enabled)" \
+		"hog_mib=$hog cg_mib=$cg_mib mem_kib=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
+	[ "$(cat $p/zpool)" = "$zpool" ] || return 1
+	mkdir -p /sys/fs/cgroup
+	mount -t cgroup2 none /sys/fs/cgroup &&
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir $cg &&
+		echo "${cg_mib}M" >$cg/memory.max || return 1
+
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog $hog 1 2" >/tmp/hog.out 2>&1 &
+	pid=$!
+	best=-1 max_pool=0 peak="stored_pages=0 pool_total_size=0"
+	while kill -0 $pid 2>/dev/null; do
+		n=$(cat $d/stored_pages) size=$(cat $d/pool_total_size)
+		if [ "$n" -gt "$best" ]; then
+			best=$n
+			peak="stored_pages=$n pool_total_size=$size"
+		fi
+		[ "$size" -le "$max_pool" ] || max_pool=$size
+		sleep 1
+	done
+	rc=0
+	wait $pid || rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	sed 's/^/zsb: zswap /' /tmp/hog.out
+	echo "zsb: zswap hog rc=$rc seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')"
+	echo "zsb: zswap peak $peak max_pool_total_size=$max_pool"
+	counters=
+	for f in written_back_pages pool_limit_hit reject_reclaim_fail reject_alloc_fail \
+		reject_kmemcache_fail reject_compress_poor duplicate_entry same_filled_pages; do
+		counters="$counters $f=$(cat $d/$f)"
+	done
+	echo "zsb: zswap counters$counters"
+	! kernel_complained && [ "$rc" -eq 0 ]
+}
+
+echo "zsb: alloc=$alloc mpp=${zsb_mpp:-default} ondemand=${zsb_ondemand:-default}" \
+	"test=$test args=$args kernel=$(uname -r) cpus=$(nproc)"
+load_allocator || finish fail
+
+case $test in
+zs_bench | zram | zswap)
+	$test && finish ok
 	finish fail
 	;;
 *)
