@@ -9,7 +9,7 @@
 #                  harness self-checks; ends with "check: N passed, M failed"
 #   make check-debug  the guest suites again on a KASAN, lockdep, kmemleak and
 #                  fault-injection kernel built from linux-source (cached in
-#                  DEBUG_CACHE, built on first use: 15-40 minutes)
+#                  DEBUG_CACHE, built on first use: 13-40 minutes)
 #   make run       boot with zram swap on our allocator, put it under memory
 #                  pressure and report what the allocator holds
 #   make lint      checkpatch --strict, sparse (C=2) and W=1: zero findings

@@ -14,7 +14,7 @@
 # fragment is checked against the final .config.  A build is keyed by the
 # source package version and the fragment's sha256; when that key is
 # already built the script only prints where things are, and a new build
-# removes the builds of other keys.  The build takes 15-40 minutes on two
+# removes the builds of other keys.  The build takes 13-40 minutes on two
 # cores; a CACHE_DIR outside the work tree survives fresh clones.
 #
 # Result: CACHE_DIR/kernel.env, includable by make and by sh:
