@@ -70,8 +70,9 @@ unload_all() {
 	[ "$z" -eq "$BASE_ZSPAGES" ]
 }
 
-# one_round N: load, fill zram with ROUND_MIB of the blob, read it back,
-# unload; prints the pool's peak size in KiB. Says which part failed.
+# one_round N: load, fill zram with ROUND_MIB of the blob, read it back and
+# compare with ROUND_SHA (the blob's, read once), unload; prints the pool's
+# peak size in KiB. Says which part failed.
 ROUND_MIB=32
 one_round() {
 	load_allocator && modprobe zram num_devices=1 &&
@@ -84,9 +85,8 @@ one_round() {
 		echo "round $1: write failed" >&2
 		return 1
 	}
-	a=$(dd if="$ZS_BLOB_DEV" bs=1M count=$ROUND_MIB 2>/dev/null | sha256sum)
 	b=$(dd if=/dev/zram0 bs=1M count=$ROUND_MIB 2>/dev/null | sha256sum)
-	[ "$a" = "$b" ] || {
+	[ "$ROUND_SHA" = "$b" ] || {
 		echo "round $1: data differs" >&2
 		return 1
 	}
@@ -103,6 +103,7 @@ one_round() {
 }
 
 ten_rounds() {
+	ROUND_SHA=$(dd if="$ZS_BLOB_DEV" bs=1M count=$ROUND_MIB 2>/dev/null | sha256sum)
 	one_round 1 >/dev/null || return 1
 	free0=$(memfree_kib)
 	pools=0
