@@ -35,19 +35,27 @@
 #   BLOB TREE SCRATCH    the VM's disks (shared between OUTs if you like)
 #   FLAVOURS             other Debian kernel flavours to build for (default
 #                        rt-amd64 cloud-amd64; their headers come with deps)
+#   FLAVOUR              boot that Debian flavour's kernel instead of amd64's
+#                        (make check FLAVOUR=rt-amd64): its outputs go to
+#                        out/FLAVOUR, its settings come from
+#                        configs/flavour-FLAVOUR.mk
 
 CACHE       ?= $(CURDIR)/.cache
-# The ABI comes from Debian's linux-headers-amd64 metapackage, looked up once.
-KVER        ?= $(eval KVER := $(shell scripts/kver.sh))$(KVER)
+# Empty for Debian's default flavour (amd64); else e.g. rt-amd64, cloud-amd64.
+FLAVOUR     ?=
+# The ABI comes from Debian's linux-headers-FLAVOUR metapackage, looked up once.
+KVER        ?= $(eval KVER := $(shell scripts/kver.sh linux-headers-$(or $(FLAVOUR),amd64)))$(KVER)
 KDIR        ?= /usr/src/linux-headers-$(KVER)
 IMAGE_DIR   ?= $(CACHE)/linux-image-$(KVER)
 KERNEL      ?= $(IMAGE_DIR)/boot/vmlinuz-$(KVER)
 MODULES_DIR ?= $(IMAGE_DIR)/lib/modules/$(KVER)
 LINUX_SRC   ?= $(CACHE)/linux-source-$(word 1,$(subst ., ,$(KVER))).$(word 2,$(subst ., ,$(KVER)))
 
-OUT         ?= out
+OUT         ?= out$(if $(FLAVOUR),/$(FLAVOUR))
 override OUT := $(abspath $(OUT))
-MODTREE     ?= $(CURDIR)
+# A flavour's modules are built in a copy of the sources: the default build
+# here stays as it is.
+MODTREE     ?= $(if $(FLAVOUR),$(OUT)/modtree,$(CURDIR))
 override MODTREE := $(abspath $(MODTREE))
 DEBUG_CACHE ?= /var/cache/zsmalloc-debug-kernel
 DEBUG_OUT   ?= $(OUT)/debug
@@ -82,6 +90,15 @@ SELFTESTS   ?= zram
 # Programs built here for the guest (static), installed in its /usr/bin.
 GUEST_BINS  ?= $(OUT)/guest/memhog
 RUN_SUITES  ?= tests/guest/workload.sh
+# Settings for the suites, VAR=value words (no blanks in a value), exported
+# by the guest's /init to every suite.
+GUEST_ENV   ?=
+
+# What a flavour's boot needs beyond the defaults above (APPEND, GUEST_ENV,
+# STOCK_MODULES...); a flavour without its file is an error.
+ifneq ($(FLAVOUR),)
+include configs/flavour-$(FLAVOUR).mk
+endif
 
 VM_ENV = KERNEL=$(KERNEL) INITRD=$(INITRD) BLOB=$(BLOB) TREE=$(TREE) SCRATCH=$(SCRATCH) TIMEOUT=$(TIMEOUT) \
 	ACCEL=$(ACCEL) CPU='$(CPU)' SMP=$(SMP) MEM=$(MEM) QEMU=$(QEMU) APPEND='$(APPEND)'
@@ -117,7 +134,7 @@ flavours:
 
 # Our exports must carry the stock CRCs, or the stock zram.ko will not load.
 modversions:
-	scripts/check-modversions.sh $(KDIR)/Module.symvers $(CURDIR)/Module.symvers
+	scripts/check-modversions.sh $(KDIR)/Module.symvers $(MODTREE)/Module.symvers
 
 blob: $(BLOB) $(TREE)
 $(BLOB):
@@ -133,7 +150,7 @@ initramfs: $(BLOB) $(TREE) $(GUEST_BINS)
 	MODULES_DIR=$(MODULES_DIR) ZSMALLOC=$(ZSMALLOC) SUITES='$(SUITES)' \
 	PROJECT_KOS='$(wildcard $(MODTREE)/src/*.ko $(MODTREE)/tests/*.ko)' GUEST_BINS='$(GUEST_BINS)' \
 	STOCK_MODULES='$(STOCK_MODULES)' GUEST_MODULES='$(GUEST_MODULES)' \
-	GUEST_TOOLS='$(GUEST_TOOLS)' BLOB_SHA256=$(BLOB).sha256 \
+	GUEST_TOOLS='$(GUEST_TOOLS)' GUEST_ENV='$(GUEST_ENV)' BLOB_SHA256=$(BLOB).sha256 \
 	LINUX_SRC=$(LINUX_SRC) SELFTESTS='$(SELFTESTS)' SUITE_TIMEOUT=$(SUITE_TIMEOUT) \
 		scripts/mkinitramfs.sh $(INITRD)
 
@@ -151,17 +168,20 @@ selfcheck: $(BLOB) $(TREE)
 	MAKE='$(MAKE)' OUT=$(OUT) BLOB=$(BLOB) TREE=$(TREE) tests/host/selfcheck.sh
 
 # Lint, modversions, the boot and the self-checks all run and all count in
-# the one closing line; only a build failure stops early.
+# the one closing line; only a build failure stops early.  A flavour's check
+# is its build, its modversions and its boot: lint, the other flavours' builds
+# and the harness self-checks do not depend on the kernel booted.
 check: deps
 	@$(MAKE) --no-print-directory modules
 	@rm -rf $(OUT)/counts $(VMDIR)/counts $(OUT)/selfcheck/counts
-	-@tests/host/count.sh $(OUT)/counts/lint $(MAKE) --no-print-directory lint
-	-@tests/host/count.sh $(OUT)/counts/flavours $(MAKE) --no-print-directory flavours
+	-@[ -n "$(FLAVOUR)" ] || tests/host/count.sh $(OUT)/counts/lint $(MAKE) --no-print-directory lint
+	-@[ -n "$(FLAVOUR)" ] || tests/host/count.sh $(OUT)/counts/flavours \
+		$(MAKE) --no-print-directory flavours
 	-@if [ "$(ZSMALLOC)" = ours ]; then tests/host/count.sh $(OUT)/counts/modversions \
 		$(MAKE) --no-print-directory modversions; fi
 	-@$(MAKE) --no-print-directory boot
-	-@$(MAKE) --no-print-directory selfcheck
-	@tests/host/summary.sh $(OUT)/counts/* $(VMDIR)/counts $(OUT)/selfcheck/counts
+	-@[ -n "$(FLAVOUR)" ] || $(MAKE) --no-print-directory selfcheck
+	@tests/host/summary.sh $(OUT)/counts/* $(VMDIR)/counts $(if $(FLAVOUR),,$(OUT)/selfcheck/counts)
 
 # The same suites on the debug kernel (kernel.env names its image, build
 # tree and modules), our modules built for it under $(DEBUG_OUT)/modtree.

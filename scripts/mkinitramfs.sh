@@ -16,6 +16,7 @@
 #   SUITES         suites to run: names (10, 10-zram-data, zram-data) looked up in
 #                  tests/guest, or paths of suite files; empty: all NN-*.sh
 #   SUITE_TIMEOUT  seconds after which the guest kills a suite (default 400)
+#   GUEST_ENV      VAR=value words exported to every suite (no blanks in a value)
 #   BLOB_SHA256    file holding the sha256 of the data disk (optional)
 #   LINUX_SRC      kernel source tree; SELFTESTS names directories of its
 #                  tools/testing/selftests, copied to /suites/NAME-selftests
@@ -28,6 +29,7 @@ guest=$top/tests/guest
 : "${MODULES_DIR:?}" "${ZSMALLOC:=ours}" "${PROJECT_KOS:=}" "${GUEST_TOOLS:=}" "${GUEST_BINS:=}"
 : "${STOCK_MODULES:=zram virtio_pci virtio_blk}" "${GUEST_MODULES:=virtio_pci virtio_blk}"
 : "${SUITES:=}" "${SUITE_TIMEOUT:=400}" "${BLOB_SHA256:=}" "${LINUX_SRC:=}" "${SELFTESTS:=}"
+: "${GUEST_ENV:=}"
 kver=$(basename "$MODULES_DIR")
 
 die() {
@@ -152,6 +154,12 @@ ZS_GUEST_MODULES="$load"
 ZS_SUITE_TIMEOUT=$SUITE_TIMEOUT
 ZS_BLOB_SHA256=$sha
 EOC
+for kv in $GUEST_ENV; do
+	case $kv in
+	[A-Z]*=*) echo "export $kv" >>"$root/etc/zs.conf" ;;
+	*) die "GUEST_ENV: '$kv' is not VAR=value" ;;
+	esac
+done
 
 mkdir -p "$(dirname "$out")"
 (cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) >"$out.tmp"

@@ -13,9 +13,11 @@
 # pool, which this very compaction loop turns into an oops in
 # zs_page_migrate().
 #
+# ZS_CONCURRENT_LOOPS (GUEST_ENV) sets the operations per kthread of the
+# concurrent case (the module's default when unset); PREEMPT_RT runs it longer.
+#
 # The module prints the seed it drew; to replay a run, boot with the same
-# module parameters, e.g. ZS_TEST_PARAMS="seed=1234" in the guest's
-# environment (the harness does not set it).
+# module parameters, e.g. GUEST_ENV=ZS_TEST_PARAMS=seed=1234.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -30,12 +32,14 @@ load_allocator || true
 
 cases=
 [ "${ZS_ALLOCATOR:-}" = ours ] && cases=cases=default,destroy_nonempty
+loops=
+[ -z "${ZS_CONCURRENT_LOOPS:-}" ] || loops=loops=$ZS_CONCURRENT_LOOPS
 
 before=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
 compact_loop &
 loop_pid=$!
 # shellcheck disable=SC2086 # the parameters are meant to be split
-run_kernel_ktap test_zsmalloc $cases ${ZS_TEST_PARAMS:-}
+run_kernel_ktap test_zsmalloc $cases $loops ${ZS_TEST_PARAMS:-}
 kill "$loop_pid"
 wait "$loop_pid" 2>/dev/null
 after=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)

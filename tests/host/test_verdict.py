@@ -52,6 +52,14 @@ CASES = [
      GOOD.replace("[    1.000000] zram", "[    1.000000] possible circular locking"
                   " dependency detected\n[    1.000001] zram"),
      "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("PREEMPT_RT: a sleeping lock taken in atomic context fails the run",
+     GOOD.replace("[    1.000000] zram", "[    1.000000] BUG: sleeping function called from"
+                  " invalid context at kernel/locking/spinlock_rt.c:46\n[    1.000001] zram"),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("PREEMPT_RT: scheduling while atomic fails the run",
+     GOOD.replace("[    1.000000] zram", "[    1.000000] BUG: scheduling while atomic:"
+                  " kworker/0:1/12/0x00000002\n[    1.000001] zram"),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
     ("a diagnostic quoting a kernel WARNING is no report",
      GOOD.replace("ok 1 first\n", "# [    2.0] WARNING: quoted\nok 1 first\n"),
      "failed\nsuccess\n", "exit 0", True, (2, 0, 1)),
