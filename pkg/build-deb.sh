@@ -50,8 +50,8 @@ fi
 
 (cd "$copy" && dpkg-buildpackage -b -us -uc)
 deb=zsmalloc-dkms_${version}_all.deb
-mv "$out/build/$deb" "$out/build"/zsmalloc-dkms_"$version"_*.buildinfo \
-	"$out/build"/zsmalloc-dkms_"$version"_*.changes "$out/"
+mv "$out/build/$deb" "$out/build/zsmalloc-dkms_${version}"_*.buildinfo \
+	"$out/build/zsmalloc-dkms_${version}"_*.changes "$out/"
 rm -rf "$out/build"
 
 # Errors and warnings fail the build; what remains is explained in
