@@ -210,3 +210,4 @@ help:
 
 # make bench and friends (issue 5): see bench/bench.mk.
 include bench/bench.mk
+include pkg/deb.mk

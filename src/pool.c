@@ -531,3 +531,4 @@ module_exit(zs_exit);
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("zsmalloc: allocator for compressed pages");
+MODULE_VERSION(ZSMALLOC_VERSION);
