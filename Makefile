@@ -12,6 +12,8 @@
 #                  DEBUG_CACHE, built on first use: 13-40 minutes)
 #   make run       boot with zram swap on our allocator, put it under memory
 #                  pressure and report what the allocator holds
+#   make check-system  the DKMS package (make deb) installed, used and removed
+#                  in a real Debian 12 system booted with systemd
 #   make lint      checkpatch --strict, sparse (C=2) and W=1: zero findings
 #   make flavours  build W=1 against the FLAVOURS' headers too: zero findings
 #   make clean     kbuild clean and rm -rf $(OUT)
@@ -104,7 +106,7 @@ VM_ENV = KERNEL=$(KERNEL) INITRD=$(INITRD) BLOB=$(BLOB) TREE=$(TREE) SCRATCH=$(S
 	ACCEL=$(ACCEL) CPU='$(CPU)' SMP=$(SMP) MEM=$(MEM) QEMU=$(QEMU) APPEND='$(APPEND)'
 
 .PHONY: all modules modules-available deps fetch lint flavours modversions blob initramfs \
-	boot verdict selfcheck check check-debug run clean help
+	boot verdict selfcheck check check-debug check-system run clean help
 
 all: modules
 
@@ -194,6 +196,15 @@ check-debug: deps $(BLOB) $(TREE)
 		OUT=$(DEBUG_OUT) MODTREE=$(DEBUG_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
 		TIMEOUT=3600 SUITE_TIMEOUT=1800
 	@tests/host/summary.sh $(DEBUG_OUT)/vm/counts
+
+# The DKMS package in a real Debian 12 system booted with systemd: make deb,
+# then three boots of a cached system image (scripts/check-system.sh).
+SYSTEM_CACHE ?= /var/cache/zsmalloc-system
+check-system: deps deb $(OUT)/guest/memhog
+	@rm -rf $(OUT)/system
+	-@img=$$(scripts/mksystem.sh $(SYSTEM_CACHE) tests/system/zs-stage.service) && \
+		scripts/check-system.sh $(OUT)/system $$img $(DEB) $(OUT)/guest/memhog
+	@tests/host/summary.sh $(addprefix $(OUT)/system/,$(addsuffix /counts,install ours stock))
 
 run: deps
 	@$(MAKE) --no-print-directory modules

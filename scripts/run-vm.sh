@@ -5,6 +5,9 @@
 # Usage: run-vm.sh RUNDIR
 # Environment: KERNEL, INITRD (required); disks, each optional, attached as
 # virtio disks whose serial names them in the guest (see tests/guest/init):
+#   ROOT     raw image, writable, serial zs-root, attached first (/dev/vda):
+#            a whole system's root disk (make check-system)
+#   TEST     filesystem image, read-only, serial zs-test
 #   BLOB     raw image, read-only, serial zs-blob
 #   TREE     filesystem image, read-only, serial zs-tree
 #   SCRATCH  raw image of SCRATCH_MIB (256) MiB, made anew (zeroed, sparse)
@@ -21,9 +24,10 @@ set -eu
 
 dir=$1
 : "${KERNEL:?}" "${INITRD:?}" "${BLOB:=}" "${TREE:=}" "${SCRATCH:=}" "${SCRATCH_MIB:=256}"
+: "${ROOT:=}" "${TEST:=}"
 : "${TIMEOUT:=300}" "${ACCEL:=tcg}"
 : "${CPU:=max}" "${SMP:=2}" "${MEM:=1G}" "${QEMU:=qemu-system-x86_64}" "${APPEND:=}"
-for f in "$KERNEL" "$INITRD" ${BLOB:+"$BLOB"} ${TREE:+"$TREE"}; do
+for f in "$KERNEL" "$INITRD" ${BLOB:+"$BLOB"} ${TREE:+"$TREE"} ${ROOT:+"$ROOT"} ${TEST:+"$TEST"}; do
 	[ -f "$f" ] || { echo "run-vm: $f: no such file (make deps initramfs?)" >&2; exit 1; }
 done
 
@@ -46,6 +50,8 @@ disk() {
 	DISKS="$DISKS -drive file=$1,format=raw,if=none,id=$2$3 -device virtio-blk-pci,drive=$2,serial=$2"
 }
 DISKS=
+[ -z "$ROOT" ] || disk "$ROOT" zs-root
+[ -z "$TEST" ] || disk "$TEST" zs-test readonly=on
 [ -z "$BLOB" ] || disk "$BLOB" zs-blob readonly=on
 [ -z "$TREE" ] || disk "$TREE" zs-tree readonly=on
 if [ -n "$SCRATCH" ]; then
