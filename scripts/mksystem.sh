@@ -21,7 +21,7 @@ unit=$2
 # and show DKMS building for a kernel installed after the package.
 pkgs="systemd systemd-sysv udev dbus apt kmod initramfs-tools
 linux-image-amd64/bookworm linux-headers-amd64/bookworm dkms build-essential
-systemd-zram-generator stress-ng procps e2fsprogs"
+systemd-zram-generator stress-ng procps e2fsprogs zstd"
 
 sources=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
 	grep -v '^#' || true)
