@@ -285,6 +285,8 @@ void zs_spare_drop(struct page **spare);
 /* pool.c */
 extern unsigned int zs_max_pages_per_zspage;
 void zs_handle_release(unsigned long handle);
+struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
+				unsigned long *locp, bool freed_ok);
 
 /* map.c */
 int zs_map_init(void);

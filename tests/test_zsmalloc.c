@@ -1309,6 +1309,151 @@ free_array:
 	kvfree(objs);
 }
 
+/*
+ * The harness fails a run on any kernel WARNING but one announced by this
+ * line (printed at KERN_WARNING, so it reaches the console just before the
+ * warning): tests/host/verdict.py then accepts the next report line if it is
+ * a WARNING in @fn, with its call trace.
+ */
+static void zst_expect_warning(const char *fn)
+{
+	pr_warn("# zs-harness: expect-warning %s\n", fn);
+}
+
+/* Maps a bad handle, writes @len bytes of 0x5a and checks it read zeroes. */
+static void zst_map_bad(struct zst_case_ctx *c, struct zs_pool *pool,
+			unsigned long handle, size_t len, const char *what)
+{
+	u8 *p;
+	size_t i;
+
+	zst_expect_warning("zs_map_object");
+	p = zs_map_object(pool, handle, ZS_MM_RW);
+	for (i = 0; i < len && p; i++) {
+		if (p[i]) {
+			zst_fail(c, "%s: mapping reads %#x at byte %zu, not 0",
+				 what, p[i], i);
+			break;
+		}
+	}
+	if (p)
+		memset(p, 0x5a, len);
+	else
+		zst_fail(c, "%s: zs_map_object() returned NULL", what);
+	zs_unmap_object(pool, handle);
+}
+
+/*
+ * bad_handle (ours only: stock 6.1 trusts the handle): a word holding a
+ * copy of a live object's handle slot is no handle of that object.  Mapped,
+ * it must give a zeroed stand-in (one warning), and writing through it must
+ * change neither that object nor its neighbours.  Unfixed, the map returned
+ * the live object and the write went into it.
+ */
+static void zst_case_bad_handle(struct zst_case_ctx *c)
+{
+	struct zst_obj objs[8] = {};
+	struct zs_pool *pool;
+	unsigned long *fake;
+	unsigned long bad;
+	unsigned int i;
+	int err;
+
+	fake = kzalloc(sizeof(*fake), GFP_KERNEL);
+	pool = zs_create_pool("zst_bad_handle");
+	if (!pool || !fake) {
+		zst_fail(c, "cannot create pool or fake handle");
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		/* Both kinds: in one page, and spanning two (for 1500 bytes). */
+		err = zst_obj_alloc(pool, &objs[i], i & 1 ? 1500 : 100, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc() = %d", err);
+			goto free_all;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+	}
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		/* The location part of a live slot, in a word that is not it. */
+		*fake = READ_ONCE(*(unsigned long *)objs[i].handle);
+		zst_map_bad(c, pool, (unsigned long)fake, objs[i].size,
+			    "copy of a live slot");
+	}
+	bad = zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after bad maps");
+	zst_diag(c, "%lu objects changed by writes through bad handles", bad);
+	/* The pool still works, and nothing stayed pinned: compact, verify. */
+	for (i = 0; i < ARRAY_SIZE(objs); i += 2)
+		zst_obj_free(pool, &objs[i]);
+	zs_compact(pool);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+free_all:
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+out:
+	if (pool)
+		zs_destroy_pool(pool);
+	kfree(fake);
+}
+
+/*
+ * garbage_handle (ours only; unfixed it oopses): words holding garbage
+ * (0, all ones, a random value) map to the zeroed stand-in, and an unmap
+ * without a map (of a live handle) is ignored: the object stays movable,
+ * which compaction shows by emptying its zspage.
+ */
+static void zst_case_garbage_handle(struct zst_case_ctx *c)
+{
+	unsigned long values[] = { 0, ~0UL, 0 };
+	struct zst_obj objs[64] = {};
+	unsigned long pages, freed;
+	struct zs_pool *pool;
+	unsigned long *fake;
+	unsigned int i;
+	int err;
+
+	values[2] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
+		    prandom_u32_state(&c->rnd);
+	fake = kzalloc(sizeof(*fake), GFP_KERNEL);
+	pool = zs_create_pool("zst_garbage_handle");
+	if (!pool || !fake) {
+		zst_fail(c, "cannot create pool or fake handle");
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		*fake = values[i];
+		zst_map_bad(c, pool, (unsigned long)fake, PAGE_SIZE, "garbage");
+	}
+	zst_expect(c, zs_get_total_pages(pool) == 0, "bad maps made pages");
+
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		err = zst_obj_alloc(pool, &objs[i], 200, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc() = %d", err);
+			goto free_all;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+	}
+	/* Unpaired: had it unpinned, the zspage of objs[0] could never move. */
+	zst_expect_warning("zs_unmap_object");
+	zs_unmap_object(pool, objs[0].handle);
+	/* Leave objs[0] alone with a later full-ish zspage: it must move. */
+	for (i = 1; i < ARRAY_SIZE(objs) / 2; i++)
+		zst_obj_free(pool, &objs[i]);
+	pages = zs_get_total_pages(pool);
+	freed = zs_compact(pool);
+	zst_diag(c, "after the unpaired unmap: %lu pages, compaction freed %lu",
+		 pages, freed);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+free_all:
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+out:
+	if (pool)
+		zs_destroy_pool(pool);
+	kfree(fake);
+}
+
 /* -------------------------------------------------------------------- */
 /* Driver                                                               */
 /* -------------------------------------------------------------------- */
@@ -1334,6 +1479,8 @@ static const struct zst_case zst_cases[] = {
 	{ "enomem",		zst_case_enomem,		true },
 	{ "destroy_nonempty",	zst_case_destroy_nonempty,	true },
 	{ "faults",		zst_case_faults,		true },
+	{ "bad_handle",		zst_case_bad_handle,		true },
+	{ "garbage_handle",	zst_case_garbage_handle,	true },
 };
 
 /**
