@@ -68,8 +68,14 @@ static struct zspage *class_pick_dest(struct size_class *class,
 	return NULL;
 }
 
-/* Pages compaction may attach to a destination: never sleeping. */
-#define ZS_COMPACT_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE)
+/*
+ * Pages compaction may attach to a destination: never sleeping, and never
+ * from the emergency reserves, even when the shrinker runs it under
+ * PF_MEMALLOC: a move that then fails to empty its source would hold more
+ * memory than before.
+ */
+#define ZS_COMPACT_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC | \
+			 __GFP_HIGHMEM | __GFP_MOVABLE)
 
 /*
  * Moves objects of @src into @dst until @src is empty or @dst is full, or a
