@@ -262,6 +262,8 @@ void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
 			     gfp_t gfp);
+void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
+		       unsigned int *first, unsigned int *last);
 unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx);
 void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
 		      unsigned int idx, unsigned long handle, size_t size,

@@ -305,8 +305,8 @@ static struct page *zs_spare_take(struct page **spare)
 }
 
 /* The pages (first and last index) that object slot @idx lies on. */
-static void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
-			      unsigned int *first, unsigned int *last)
+void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
+		       unsigned int *first, unsigned int *last)
 {
 	unsigned int size = zspage->class->size;
 
