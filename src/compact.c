@@ -197,8 +197,10 @@ static unsigned int zspage_pages_freed_by_move(struct zspage *zspage,
 /*
  * Moves the last objects of @zspage down into its lowest free slots.  A slot
  * on pages it holds costs nothing; one that lacks pages is taken only with
- * @spare, and only if the move gives back more pages than it attaches.  So
- * the objects of a zspage end up packed from its start, on the fewest pages.
+ * @spare, and only if the move gives back at least as many pages as it
+ * attaches (an even move lets the next one give back: the object before it
+ * may have shared its page).  So the objects of a zspage end up packed from
+ * its start, on the fewest pages.
  */
 static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 			struct page **spare)
@@ -214,7 +216,7 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 		missing = zspage_missing_pages(zspage, hole);
 		if (missing &&
 		    (!spare ||
-		     zspage_pages_freed_by_move(zspage, idx, hole) <= missing ||
+		     zspage_pages_freed_by_move(zspage, idx, hole) < missing ||
 		     zs_spare_fill(spare, missing, ZS_COMPACT_GFP)))
 			continue;
 		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);
