@@ -243,6 +243,17 @@ static unsigned int zspage_next_backed_hole(struct zspage *dst,
  * moves into other zspages attach no page; a move within one attaches pages
  * only where it gives back more.  Returns the zspage, released, if it became
  * empty, or NULL (with *@yielded set if it stopped early to drop the lock).
+ *
+ * How the walk stays right while it changes what it walks:
+ * - idx only goes down: it is the last object of @src not yet moved, and
+ *   nothing is allocated into @src under our lock, so every bit of its map
+ *   from idx up is clear and find_last_bit(map, idx) finds the next one.
+ * - Groups are walked from the fullest down, _safe: a destination that
+ *   fills moves to a fuller group, one already walked, so none is seen twice
+ *   and next stays on the list being walked.  @src never moves (it stays on
+ *   its list, skipped) until it empties and we return.
+ * - A move may give back @src's page the object left (zspage_drop_page()),
+ *   never one of @dst's: holes are taken only on pages @dst holds.
  */
 static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 				 struct page **spare, bool *yielded)
