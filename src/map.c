@@ -145,10 +145,12 @@ static bool zs_loc_spans(unsigned long loc)
  * still be readable memory (a freed handle's slot is, though KASAN calls
  * reading it a use after free).
  *
- * Context: any context; takes the class lock briefly, and returns with a
- * per-CPU local_lock held (preemption disabled except on PREEMPT_RT, where
- * the task is kept on this CPU): the caller must not sleep before
- * zs_unmap_object().
+ * Context: process context, not hard or soft interrupt context: the class
+ * lock is not irq-safe, and the per-CPU map area belongs to the task that
+ * mapped (an interrupt mapping on top of it would clobber it).  Takes the
+ * class lock briefly, and returns with a per-CPU local_lock held (preemption
+ * disabled except on PREEMPT_RT, where the task is kept on this CPU): the
+ * caller must not sleep before zs_unmap_object().
  * Return: the object's address, or the zeroed stand-in for a bad handle.
  */
 void *zs_map_object(struct zs_pool *pool, unsigned long handle,

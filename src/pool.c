@@ -246,7 +246,8 @@ struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
  * A handle that does not name a live object (a double free, a stray value)
  * is reported once with a warning and otherwise ignored.
  *
- * Context: any context; takes the class lock.
+ * Context: process or atomic context, not interrupt context (the class lock
+ * is not irq-safe); takes the class lock.
  */
 void zs_free(struct zs_pool *pool, unsigned long handle)
 {
