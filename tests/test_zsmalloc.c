@@ -1492,13 +1492,18 @@ static int zst_u32_cmp(const void *a, const void *b)
  * compact_latency (opt-in; the API only, so stock too): how long
  * zs_malloc() + zs_map_object() + zs_unmap_object() of one object take in a
  * class while a kthread compacts a large, fragmented pool of that class
- * (65536 objects of 100 bytes, three in four freed; four rounds).  The
- * median, 99th percentile and worst are printed, not judged: under TCG
- * they also measure the host.
+ * (65536 objects of 100 bytes, three in four freed), round after round until
+ * there are ZST_LAT_MIN_SAMPLES samples (a busy host may let a compaction end
+ * before the sampler runs) or ZST_LAT_MAX_ROUNDS rounds.  The median, 99th
+ * percentile and worst are printed, not judged: under TCG they also measure
+ * the host.
  */
+#define ZST_LAT_MIN_SAMPLES	1000
+#define ZST_LAT_MAX_ROUNDS	32
+
 static void zst_case_compact_latency(struct zst_case_ctx *c)
 {
-	const u32 n = 1 << 16, rounds = 4, max_samples = 1 << 16, size = 100;
+	const u32 n = 1 << 16, max_samples = 1 << 16, size = 100;
 	struct task_struct *task;
 	unsigned long *handles;
 	u32 *samples, nr = 0, r, i;
@@ -1512,7 +1517,7 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 		c->skip = "cannot allocate test arrays or pool";
 		goto out;
 	}
-	for (r = 0; r < rounds; r++) {
+	for (r = 0; r < ZST_LAT_MAX_ROUNDS && nr < ZST_LAT_MIN_SAMPLES; r++) {
 		for (i = 0; i < n; i++) {
 			unsigned long h;
 
@@ -1562,7 +1567,7 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 	}
 	sort(samples, nr, sizeof(*samples), zst_u32_cmp, NULL);
 	zst_diag(c, "%u samples during %u compactions (%lu pages freed)",
-		 nr, rounds, freed);
+		 nr, r, freed);
 	zst_diag(c, "malloc+map+unmap: median %u ns, p99 %u ns, worst %u ns",
 		 samples[nr / 2], samples[(u64)nr * 99 / 100], samples[nr - 1]);
 out:
