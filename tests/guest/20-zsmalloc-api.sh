@@ -20,8 +20,15 @@
 # compact_latency, on both, prints how long zs_malloc() + map + unmap take
 # in a class while another thread compacts it: a measurement, not judged.
 #
+# random_ops runs a seeded random sequence of mallocs (sizes 0..PAGE_SIZE+1),
+# frees, RO/WO/RW maps and compactions checked against a shadow of every
+# object; against ours it runs as random_ops_bad, which adds frees and maps
+# of garbage and stale handles (one announced WARNING each, as above).
+#
 # ZS_CONCURRENT_LOOPS (GUEST_ENV) sets the operations per kthread of the
 # concurrent case (the module's default when unset); PREEMPT_RT runs it longer.
+# ZS_RANDOM_OPS sets the length of random_ops (the module's default, a short
+# run, when unset); make check-debug runs it longer.
 #
 # The module prints the seed it drew; to replay a run, boot with the same
 # module parameters, e.g. GUEST_ENV=ZS_TEST_PARAMS=seed=1234.
@@ -37,17 +44,18 @@ compact_loop() {
 # run_kernel_ktap reports a failure to load it as the suite's one result.
 load_allocator || true
 
-cases=cases=default,compact_latency
+cases=cases=default,compact_latency,random_ops
 [ "${ZS_ALLOCATOR:-}" = ours ] &&
-	cases=cases=default,destroy_nonempty,bad_handle,garbage_handle,compact_latency
-loops=
-[ -z "${ZS_CONCURRENT_LOOPS:-}" ] || loops=loops=$ZS_CONCURRENT_LOOPS
+	cases=cases=default,destroy_nonempty,bad_handle,garbage_handle,compact_latency,random_ops_bad
+params=
+[ -z "${ZS_CONCURRENT_LOOPS:-}" ] || params=loops=$ZS_CONCURRENT_LOOPS
+[ -z "${ZS_RANDOM_OPS:-}" ] || params="$params ops=$ZS_RANDOM_OPS"
 
 before=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
 compact_loop &
 loop_pid=$!
 # shellcheck disable=SC2086 # the parameters are meant to be split
-run_kernel_ktap test_zsmalloc $cases $loops ${ZS_TEST_PARAMS:-}
+run_kernel_ktap test_zsmalloc $cases $params ${ZS_TEST_PARAMS:-}
 kill "$loop_pid"
 wait "$loop_pid" 2>/dev/null
 after=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
