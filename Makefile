@@ -61,6 +61,9 @@ MODTREE     ?= $(if $(FLAVOUR),$(OUT)/modtree,$(CURDIR))
 override MODTREE := $(abspath $(MODTREE))
 DEBUG_CACHE ?= /var/cache/zsmalloc-debug-kernel
 DEBUG_OUT   ?= $(OUT)/debug
+# What the debug kernel's boot adds to GUEST_ENV: the long run of the random
+# API test (KASAN and lockdep check every step there).
+DEBUG_GUEST_ENV ?= ZS_RANDOM_OPS=600000
 ZSMALLOC    ?= ours
 SUITES      ?=
 VMDIR       ?= $(OUT)/vm
@@ -194,7 +197,7 @@ check-debug: deps $(BLOB) $(TREE)
 	-@. $(DEBUG_CACHE)/kernel.env && $(MAKE) --no-print-directory modules boot \
 		KVER=$$KVER KERNEL=$$KERNEL KDIR=$$KDIR MODULES_DIR=$$MODULES_DIR \
 		OUT=$(DEBUG_OUT) MODTREE=$(DEBUG_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
-		TIMEOUT=3600 SUITE_TIMEOUT=1800
+		GUEST_ENV='$(GUEST_ENV) $(DEBUG_GUEST_ENV)' TIMEOUT=3600 SUITE_TIMEOUT=1800
 	@tests/host/summary.sh $(DEBUG_OUT)/vm/counts
 
 # The DKMS package in a real Debian 12 system booted with systemd: make deb,

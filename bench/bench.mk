@@ -33,7 +33,7 @@ bench-quick: deps bench-deps
 	K=1 NR=5000 BIG=20000 LOOPS=1 MIXED_OPS=10000 MPPS=8 ZSWAP_MIB=96 ZSWAP_CG_MIB=64 \
 		BENCH_OUT=$(BENCH_QUICK_OUT) BENCH_MD=$(BENCH_QUICK_OUT)/BENCHMARKS.md \
 		BENCH_CSV=$(BENCH_QUICK_OUT)/results.csv BENCH_PLOTS=$(BENCH_QUICK_OUT)/plots \
-		$(BENCH_DIR)run-bench.sh build timing smp2 density zram zswap report
+		$(BENCH_DIR)run-bench.sh build timing smp2 density zram zswap latency report
 
 bench-deps:
 	@dpkg-query -W -f='$${db:Status-Status}' gnuplot-nox 2>/dev/null | grep -qx installed || \

@@ -5,7 +5,7 @@
 # zsmalloc.ko ("stock") and ours, K times each with the same seed, then
 # bench/report.py.  Nothing is ever loaded into the host's kernel.
 #
-#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zswap|report]...
+#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zswap|latency|report]...
 #
 #   timing   zs_bench, every workload, single thread, -icount: per round
 #            stock, ours, ours-eager (ours with ondemand=0)
@@ -17,9 +17,11 @@
 #   zram     the files image through Debian's zram.ko
 #   zswap    memhog through zswap in front of a virtio swap disk, for every
 #            zpool of ZPOOLS; zswap's peak pool size and counters
+#   latency  test_zsmalloc.ko's compact_latency case, -smp 2: zs_malloc() +
+#            map + unmap timed in a class while a kthread compacts it
 #
 # Environment (defaults in brackets):
-#   K [3]            rounds per allocator (timing, smp2, zram)
+#   K [3]            rounds per allocator (timing, smp2, zram, latency)
 #   NR [20000]       objects per zs_bench fill
 #   BIG [200000]     the large object count of the density sweep
 #   LOOPS [3]        zs_bench loops per boot (medians over them)
@@ -102,6 +104,11 @@ build() {
 	mkdir -p "$OUT/ours-src"
 	cp "$top"/src/*.c "$top"/src/*.h "$top/src/Kbuild" "$OUT/ours-src/"
 	make -s -C "$kdir" M="$OUT/ours-src" modules
+	# The latency test from a snapshot of tests/ too.
+	rm -rf "$OUT/test-src"
+	mkdir -p "$OUT/test-src"
+	cp "$top/tests/test_zsmalloc.c" "$top/tests/Kbuild" "$OUT/test-src/"
+	make -s -C "$kdir" M="$OUT/test-src" modules
 	git -C "$top" log -1 --format='%h %cd' --date=short -- src >"$OUT/ours-version"
 	git -C "$top" status --porcelain -- src | grep -q . && echo "(src/ has uncommitted changes)" >>"$OUT/ours-version"
 	gcc -O2 -Wall -static -o "$OUT/zcopy" "$bench/guest/zcopy.c"
@@ -124,7 +131,7 @@ build() {
 	for m in z3fold virtio_pci virtio_blk; do
 		stock_module $m
 	done
-	cp "$bench/zs_bench.ko" "$root/m/"
+	cp "$bench/zs_bench.ko" "$OUT/test-src/test_zsmalloc.ko" "$root/m/"
 	cp "$OUT/image.bin" "$root/image"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$OUT/initramfs.cpio"
 	log "built: $(cat "$OUT/ours-version")"
@@ -231,6 +238,14 @@ zswap() {
 	done
 }
 
+latency() {
+	for i in $(seq "$K"); do
+		for a in stock ours; do
+			run_vm "latency-$a-$i" smp2 zsb_alloc=$a zsb_test=latency "zsb_args=seed=$SEED"
+		done
+	done
+}
+
 report() {
 	uname -a >"$OUT/host"
 	grep -m1 'model name' /proc/cpuinfo >>"$OUT/host" || true
@@ -242,9 +257,9 @@ failed=0
 [ $# -gt 0 ] || set -- all
 for step in "$@"; do
 	case $step in
-	all) build; timing; smp2; density; zram; zswap; report ;;
-	build | timing | smp2 | density | zram | zswap | report) $step ;;
-	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zswap|report]..." >&2; exit 2 ;;
+	all) build; timing; smp2; density; zram; zswap; latency; report ;;
+	build | timing | smp2 | density | zram | zswap | latency | report) $step ;;
+	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zswap|latency|report]..." >&2; exit 2 ;;
 	esac
 done
 [ "$failed" -eq 0 ] || { log "$failed guest run(s) failed"; exit 1; }

@@ -9,6 +9,15 @@
  * zspage's objects move into holes the others have on pages they already
  * hold, then down into its own, and each of its pages that no object lies on
  * any more goes back (class_trim()).  Pinned (mapped) zspages are not emptied.
+ *
+ * The class lock is held for one source zspage at a time, and less when
+ * someone waits: zs_malloc(), zs_free(), zs_map_object() and migration of
+ * the class all need the lock, and zram's read path waits for it with
+ * preemption off.  Moves stop after the current destination as soon as the
+ * lock is contended or the CPU has something else to run; the lock is then
+ * dropped, and so it is after each source zspage, with a chance to
+ * reschedule.  Compaction of a class whose lock was contended ends there (as
+ * 6.1's allocator does: a busy class is compacted at the next call).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,23 +27,48 @@
 #include "compat.h"
 #include "zs_internal.h"
 
+/* Whether @class has a zspage's worth of free slots, so one can be emptied. */
+static bool class_can_free_zspage(struct size_class *class)
+{
+	return class->zspages * class->objs_per_zspage - class->objs_used >=
+	       class->objs_per_zspage;
+}
+
 /**
  * zs_class_freeable_pages - pages that compacting @class could free
  * @class: the class
+ *
+ * The shrinker's count and debugfs's "freeable".  With all pages attached up
+ * front, a page goes only with its whole zspage: the pages of the zspages
+ * the free slots add up to.  With on-demand backing, a free slot may have no
+ * page behind it: the pages held beyond what the objects need packed, which
+ * is whole zspages for as many objects as fill them, then the pages the rest
+ * fill from the start of one (what class_trim() and zspage_pack() aim at).
  *
  * Context: exact under class->lock, an estimate without it.
  * Return: the number of pages.
  */
 unsigned long zs_class_freeable_pages(struct size_class *class)
 {
-	unsigned long capacity = READ_ONCE(class->zspages) *
-				 class->objs_per_zspage;
+	unsigned long objs = class->objs_per_zspage;
+	unsigned long capacity = READ_ONCE(class->zspages) * objs;
 	unsigned long used = READ_ONCE(class->objs_used);
+	unsigned long pages = READ_ONCE(class->pages);
+	unsigned long need;
 
 	if (capacity <= used)
 		return 0;
-	return (capacity - used) / class->objs_per_zspage *
-	       class->pages_per_zspage;
+	if (!zs_ondemand)
+		return (capacity - used) / objs * class->pages_per_zspage;
+	need = used / objs * class->pages_per_zspage +
+	       DIV_ROUND_UP(used % objs * class->size, PAGE_SIZE);
+	return pages > need ? pages - need : 0;
+}
+
+/* Whether to end the hold of class->lock now (see the comment at the top). */
+static bool class_should_yield(struct size_class *class)
+{
+	return spin_is_contended(&class->lock) || need_resched();
 }
 
 /* The emptiest zspage that is not mapped, or NULL. */
@@ -68,8 +102,14 @@ static struct zspage *class_pick_dest(struct size_class *class,
 	return NULL;
 }
 
-/* Pages compaction may attach to a destination: never sleeping. */
-#define ZS_COMPACT_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_HIGHMEM | __GFP_MOVABLE)
+/*
+ * Pages compaction may attach to a destination: never sleeping, and never
+ * from the emergency reserves, even when the shrinker runs it under
+ * PF_MEMALLOC: a move that then fails to empty its source would hold more
+ * memory than before.
+ */
+#define ZS_COMPACT_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC | \
+			 __GFP_HIGHMEM | __GFP_MOVABLE)
 
 /*
  * Moves objects of @src into @dst until @src is empty or @dst is full, or a
@@ -99,30 +139,88 @@ static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
 
 /*
  * Empties one zspage of @class into others.  Returns it released (to be freed
- * by the caller after dropping the lock), or NULL when nothing can be freed.
+ * by the caller after dropping the lock), or NULL when nothing can be freed
+ * or when it stopped early to drop the lock (then *@yielded is set).
  */
 static struct zspage *class_empty_one(struct zs_pool *pool,
 				      struct size_class *class,
-				      struct page **spare)
+				      struct page **spare, bool *yielded)
 {
 	struct zspage *src, *dst;
 
-	if (!zs_class_freeable_pages(class))
+	if (!class_can_free_zspage(class))
 		return NULL;
 	src = class_pick_source(class);
 	if (!src)
 		return NULL;
-	while ((dst = class_pick_dest(class, src))) {
+	/*
+	 * An empty source goes even without a destination: a zspage made by
+	 * zs_malloc() whose first page could not be had stays on its list
+	 * empty, and would otherwise stay there while it is the class's only
+	 * non-full zspage.
+	 */
+	while (src->inuse && (dst = class_pick_dest(class, src))) {
 		if (!zspage_move_objects(pool, dst, src, spare))
 			break;
-		if (!src->inuse) {
-			class_unlink_zspage(class, src);
-			zspage_release(src);
-			return src;
+		if (src->inuse && class_should_yield(class)) {
+			*yielded = true;
+			break;
 		}
+	}
+	if (!src->inuse) {
+		class_unlink_zspage(class, src);
+		zspage_release(src);
+		return src;
 	}
 	zspage_set_group(src);
 	return NULL;
+}
+
+/*
+ * The pages object @idx of @zspage alone lies on, but for those slot @to
+ * lies on too: what moving the object to @to gives back.
+ */
+static unsigned int zspage_pages_freed_by_move(struct zspage *zspage,
+					       unsigned int idx,
+					       unsigned int to)
+{
+	unsigned int first, last, to_first, to_last, p, freed = 0;
+	u8 *users = zspage_users(zspage);
+
+	zspage_slot_pages(zspage, idx, &first, &last);
+	zspage_slot_pages(zspage, to, &to_first, &to_last);
+	for (p = first; p <= last; p++)
+		freed += users[p] == 1 && (p < to_first || p > to_last);
+	return freed;
+}
+
+/*
+ * Moves the last objects of @zspage down into its lowest free slots.  A slot
+ * on pages it holds costs nothing; one that lacks pages is taken only with
+ * @spare, and only if the move gives back at least as many pages as it
+ * attaches (an even move lets the next one give back: the object before it
+ * may have shared its page).  So the objects of a zspage end up packed from
+ * its start, on the fewest pages.
+ */
+static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
+			struct page **spare)
+{
+	unsigned int objs = zspage->class->objs_per_zspage, hole, idx, missing;
+	unsigned long *map = zspage_map(zspage);
+
+	for (hole = find_first_zero_bit(map, objs); hole < objs;
+	     hole = find_next_zero_bit(map, objs, hole + 1)) {
+		idx = find_last_bit(map, objs);
+		if (idx >= objs || idx < hole)
+			break;
+		missing = zspage_missing_pages(zspage, hole);
+		if (missing &&
+		    (!spare ||
+		     zspage_pages_freed_by_move(zspage, idx, hole) < missing ||
+		     zs_spare_fill(spare, missing, ZS_COMPACT_GFP)))
+			continue;
+		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);
+	}
 }
 
 /* The first free slot of @dst from @from on that lies on pages it holds. */
@@ -137,28 +235,28 @@ static unsigned int zspage_next_backed_hole(struct zspage *dst,
 	return idx;
 }
 
-/* Moves the last objects of @src into its own backed holes below them. */
-static void zspage_pack(struct zs_pool *pool, struct zspage *src)
-{
-	unsigned int objs = src->class->objs_per_zspage, hole, idx;
-
-	for (hole = zspage_next_backed_hole(src, 0); hole < objs;
-	     hole = zspage_next_backed_hole(src, hole + 1)) {
-		idx = find_last_bit(zspage_map(src), objs);
-		if (idx >= objs || idx < hole)
-			break;
-		zspage_move_obj(pool, src, hole, NULL, src, idx);
-	}
-}
-
 /*
  * Moves the objects of the emptiest zspage, its last first (the pages
  * attached last are the sparsest), into holes on backed pages of the others,
- * fullest first, then what is left of it into its own holes, so that its
- * last pages empty.  No page is attached, so no move costs memory.  Returns
- * the zspage, released, if it became empty, or NULL.
+ * fullest first, then what is left of it, and of each other zspage, down
+ * into its own holes (zspage_pack()), so that their last pages empty.  The
+ * moves into other zspages attach no page; a move within one attaches pages
+ * only where it gives back more.  Returns the zspage, released, if it became
+ * empty, or NULL (with *@yielded set if it stopped early to drop the lock).
+ *
+ * How the walk stays right while it changes what it walks:
+ * - idx only goes down: it is the last object of @src not yet moved, and
+ *   nothing is allocated into @src under our lock, so every bit of its map
+ *   from idx up is clear and find_last_bit(map, idx) finds the next one.
+ * - Groups are walked from the fullest down, _safe: a destination that
+ *   fills moves to a fuller group, one already walked, so none is seen twice
+ *   and next stays on the list being walked.  @src never moves (it stays on
+ *   its list, skipped) until it empties and we return.
+ * - A move may give back @src's page the object left (zspage_drop_page()),
+ *   never one of @dst's: holes are taken only on pages @dst holds.
  */
-static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class)
+static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
+				 struct page **spare, bool *yielded)
 {
 	unsigned int objs = class->objs_per_zspage, hole, idx = objs;
 	struct zspage *src, *dst, *next;
@@ -185,10 +283,33 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class)
 				zspage_release(src);
 				return src;
 			}
+			/* What moved stays moved; the rest waits for next time. */
+			if (class_should_yield(class)) {
+				zspage_set_group(src);
+				*yielded = true;
+				return NULL;
+			}
 		}
 	}
-	zspage_pack(pool, src);
+	zspage_pack(pool, src, spare);
 	zspage_set_group(src);
+	/*
+	 * A destination may still hold objects on pages past holes of its own
+	 * (its middle pages gone with their objects): pack each, so that what
+	 * zs_class_freeable_pages() counts is what compaction gets.  Packing
+	 * leaves inuse, and so the group and the lists, as they are.
+	 */
+	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
+		list_for_each_entry(dst, &class->groups[group], list) {
+			/* Mapped objects stay where they are. */
+			if (!atomic_read_acquire(&dst->pinned))
+				zspage_pack(pool, dst, spare);
+			if (class_should_yield(class)) {
+				*yielded = true;
+				return NULL;
+			}
+		}
+	}
 	return NULL;
 }
 
@@ -197,25 +318,29 @@ static unsigned long class_compact(struct zs_pool *pool,
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct zspage *zspage;
+	bool contended;
 	long freed = 0;
 
 	spin_lock(&class->lock);
 	for (;;) {
 		/* Others change class->pages only while the lock is dropped. */
 		long before = class->pages;
+		bool yielded = false;
 
-		zspage = class_empty_one(pool, class, spare);
-		if (!zspage)
-			zspage = class_trim(pool, class);
+		zspage = class_empty_one(pool, class, spare, &yielded);
+		if (!zspage && !yielded)
+			zspage = class_trim(pool, class, spare, &yielded);
 		freed += before - (long)class->pages;
-		if (!zspage)
-			break;
+		contended = spin_is_contended(&class->lock);
 		spin_unlock(&class->lock);
-		zspage_free(pool, zspage);
+		if (zspage)
+			zspage_free(pool, zspage);
+		/* One source zspage per hold; a contended class waits. */
+		if ((!zspage && !yielded) || contended)
+			break;
 		cond_resched();
 		spin_lock(&class->lock);
 	}
-	spin_unlock(&class->lock);
 	zs_spare_drop(spare);
 	return max(freed, 0L);
 }
@@ -237,8 +362,10 @@ unsigned long zs_compact(struct zs_pool *pool)
 
 	if (atomic_xchg(&pool->compacting, 1))
 		return 0;
-	for (i = 0; i < pool->nr_classes; i++)
+	for (i = 0; i < pool->nr_classes; i++) {
 		freed += class_compact(pool, pool->classes[i]);
+		cond_resched();
+	}
 	atomic_long_add(freed, &pool->stats.pages_compacted);
 	atomic_set_release(&pool->compacting, 0);
 	return freed;

@@ -28,16 +28,23 @@
 /**
  * struct zs_map_area - per-CPU state of the object mapped on this CPU
  * @lock: held from zs_map_object() to zs_unmap_object()
- * @buf: copy of an object that spans two pages (PAGE_SIZE bytes)
+ * @buf: copy of an object that spans two pages (PAGE_SIZE bytes), or the
+ *	zeroed stand-in given for a handle that names no live object
  * @kaddr: kmap_local_page() address of the page of an object in one page
+ * @handle: the handle mapped now, 0 when none is
+ * @zspage: its pinned zspage, NULL for a bad handle
+ * @loc: its location word, stable while the zspage is pinned
  * @mode: how the object was mapped
  *
- * @lock protects @buf, @kaddr and @mode.
+ * @lock protects all fields but itself.
  */
 struct zs_map_area {
 	local_lock_t lock;
 	char *buf;
 	void *kaddr;
+	unsigned long handle;
+	struct zspage *zspage;
+	unsigned long loc;
 	enum zs_mapmode mode;
 };
 
@@ -130,11 +137,21 @@ static bool zs_loc_spans(unsigned long loc)
  * The object is at the returned address, contiguous, for the size it was
  * allocated with, until zs_unmap_object().  One object at a time per CPU.
  *
- * Context: any context; takes the class lock briefly, and returns with a
- * per-CPU local_lock held (preemption disabled except on PREEMPT_RT, where
- * the task is kept on this CPU): the caller must not sleep before
- * zs_unmap_object().
- * Return: the object's address.
+ * A handle that names no live object of @pool (freed, or never returned by
+ * zs_malloc()) is reported once with a warning and mapped to a per-CPU
+ * buffer of PAGE_SIZE zero bytes instead: the caller reads zeroes, what it
+ * writes there goes nowhere, no object and no zspage is touched, and the
+ * mapping still ends with zs_unmap_object().  The handle's word itself must
+ * still be readable memory (a freed handle's slot is, though KASAN calls
+ * reading it a use after free).
+ *
+ * Context: process context, not hard or soft interrupt context: the class
+ * lock is not irq-safe, and the per-CPU map area belongs to the task that
+ * mapped (an interrupt mapping on top of it would clobber it).  Takes the
+ * class lock briefly, and returns with a per-CPU local_lock held (preemption
+ * disabled except on PREEMPT_RT, where the task is kept on this CPU): the
+ * caller must not sleep before zs_unmap_object().
+ * Return: the object's address, or the zeroed stand-in for a bad handle.
  */
 void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 		    enum zs_mapmode mm)
@@ -142,22 +159,30 @@ void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 	unsigned long *slot = (unsigned long *)handle;
 	struct size_class *class;
 	struct zs_map_area *area;
-	struct page *page;
-	unsigned long loc;
+	struct zspage *zspage;
+	unsigned long loc = 0;
 
+	/* Any word gives a size of 1..PAGE_SIZE, so some class of @pool. */
 	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*slot)));
 	spin_lock(&class->lock);
-	loc = READ_ONCE(*slot);
-	page = zs_loc_page(loc);
+	zspage = zs_handle_zspage(class, handle, &loc, true);
 	/* Pinned: neither compaction nor migration moves it until unmap. */
-	atomic_inc(&page_zspage(page)->pinned);
+	if (zspage)
+		atomic_inc(&zspage->pinned);
 	spin_unlock(&class->lock);
 
 	local_lock(&zs_map_area.lock);
 	area = this_cpu_ptr(&zs_map_area);
+	area->handle = handle;
+	area->zspage = zspage;
+	area->loc = loc;
 	area->mode = mm;
+	if (WARN_ON_ONCE(!zspage)) {
+		memset(area->buf, 0, PAGE_SIZE);
+		return area->buf;
+	}
 	if (!zs_loc_spans(loc)) {
-		area->kaddr = kmap_local_page(page);
+		area->kaddr = kmap_local_page(zs_loc_page(loc));
 		return area->kaddr + zs_loc_offset(loc);
 	}
 	if (mm != ZS_MM_WO)
@@ -171,21 +196,34 @@ EXPORT_SYMBOL_GPL(zs_map_object);
  * @pool: the pool the object belongs to
  * @handle: its handle
  *
+ * An unmap that ends no mapping of @handle on this CPU is reported once with
+ * a warning and otherwise ignored: it leaves the object pinned or unpinned
+ * as it was, and the per-CPU lock alone.
+ *
  * Context: the CPU and context of the matching zs_map_object(); releases the
  * per-CPU local_lock it took.
  */
 void zs_unmap_object(struct zs_pool *pool, unsigned long handle)
 {
-	/* The object is pinned, so its location is stable without a lock. */
-	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
-	struct zspage *zspage = page_zspage(zs_loc_page(loc));
-	struct zs_map_area *area = this_cpu_ptr(&zs_map_area);
+	/*
+	 * Unpaired, this may run preemptible: raw_cpu_ptr() then reads some
+	 * CPU's area, where a task holding that CPU's lock maps another
+	 * handle, or none is mapped.  Paired, the task stays on this CPU.
+	 */
+	struct zs_map_area *area = raw_cpu_ptr(&zs_map_area);
+	struct zspage *zspage;
 
-	if (!zs_loc_spans(loc))
+	if (WARN_ON_ONCE(!handle || READ_ONCE(area->handle) != handle))
+		return;
+	zspage = area->zspage;
+	area->handle = 0;
+	if (zspage && !zs_loc_spans(area->loc))
 		kunmap_local(area->kaddr);
-	else if (area->mode != ZS_MM_RO)
-		zs_obj_pieces(loc, area->buf, true);
+	else if (zspage && area->mode != ZS_MM_RO)
+		zs_obj_pieces(area->loc, area->buf, true);
 	local_unlock(&zs_map_area.lock);
+	if (!zspage)
+		return;
 
 	/* Our writes to the object come before whoever moves it next. */
 	smp_mb__before_atomic();

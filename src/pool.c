@@ -200,6 +200,8 @@ EXPORT_SYMBOL_GPL(zs_malloc);
  * @class: the class the handle's size names, locked
  * @handle: the handle
  * @locp: set to the object's location word
+ * @freed_ok: also accept an object its owner freed while its zspage is under
+ *	reclaim (ZS_REF_FREED, zpool.c): the evictor may still map it
  *
  * Checks what can be checked cheaply: that the slot points at a page of ours,
  * of @class, whose back-reference names this handle.
@@ -207,13 +209,13 @@ EXPORT_SYMBOL_GPL(zs_malloc);
  * Context: class->lock held.
  * Return: the zspage, or NULL for a handle that names no live object.
  */
-static struct zspage *zs_handle_zspage(struct size_class *class,
-				       unsigned long handle,
-				       unsigned long *locp)
+struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
+				unsigned long *locp, bool freed_ok)
 {
 	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
 	struct zspage *zspage;
 	struct page *page;
+	unsigned long ref;
 	unsigned int idx;
 
 	if (loc == ZS_LOC_FREED || !pfn_valid(loc >> ZS_LOC_TAIL_BITS))
@@ -225,8 +227,12 @@ static struct zspage *zs_handle_zspage(struct size_class *class,
 	if (zspage->class != class)
 		return NULL;
 	idx = zspage_obj_index(zspage, page, zs_loc_offset(loc));
-	if (idx >= class->objs_per_zspage ||
-	    zspage_refs(zspage)[idx] != (handle | ZS_REF_ALLOCATED))
+	if (idx >= class->objs_per_zspage)
+		return NULL;
+	ref = zspage_refs(zspage)[idx];
+	if (freed_ok && (zspage->flags & ZS_ZSPAGE_RECLAIM))
+		ref &= ~ZS_REF_FREED;
+	if (ref != (handle | ZS_REF_ALLOCATED))
 		return NULL;
 	*locp = loc;
 	return zspage;
@@ -240,7 +246,8 @@ static struct zspage *zs_handle_zspage(struct size_class *class,
  * A handle that does not name a live object (a double free, a stray value)
  * is reported once with a warning and otherwise ignored.
  *
- * Context: any context; takes the class lock.
+ * Context: process or atomic context, not interrupt context (the class lock
+ * is not irq-safe); takes the class lock.
  */
 void zs_free(struct zs_pool *pool, unsigned long handle)
 {
@@ -255,7 +262,7 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 
 	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*(unsigned long *)handle)));
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc);
+	zspage = zs_handle_zspage(class, handle, &loc, false);
 	if (WARN_ON_ONCE(!zspage)) {
 		spin_unlock(&class->lock);
 		return;

@@ -13,6 +13,22 @@
  *
  * The victim is a zspage of the emptiest fullness group across classes,
  * weighted by objects per page: the fewest writebacks per page freed.
+ *
+ * What 6.1's zswap does with a handle whose object its owner frees between
+ * our check (zspage_evictable_handle(), under the class lock, just before
+ * the callback) and zswap's own lookup: the evict callback maps the handle,
+ * reads the swap entry the object starts with, and looks that entry up in
+ * its tree.  The object is still there with its bytes (FREED, not freed),
+ * so the swap entry read is the right one; zswap finds no entry for it and
+ * returns 0.  Unless that swap slot was stored again in between (a
+ * duplicate store, or the slot freed and reused) and its page has already
+ * left the swap cache: then zswap writes this object's old bytes back for
+ * the new entry, and drops the new entry.  Only zswap can close that (by
+ * checking that the entry it found has the handle it was given; later
+ * kernels write back entries from zswap's own LRU instead of handles): the
+ * allocator knows neither zswap's header nor its tree.  zbud and z3fold in
+ * 6.1 have the same window.  Ours is kept to zswap's side: the check comes
+ * right before the callback, and an object freed before it is not evicted.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -119,16 +135,23 @@ static bool zspage_end_reclaim(struct zs_pool *pool, struct zspage *zspage)
 	return empty;
 }
 
-/* Evicts one zspage: returns the pages freed, or -errno. */
+/*
+ * Evicts one zspage: returns the pages freed, or -errno: -ENOENT when the
+ * pool has no zspage to evict, -EAGAIN when the class picked (without its
+ * lock) emptied before we took one: others may still have some.
+ */
 static int zs_reclaim_one(struct zs_pool *pool)
 {
 	struct size_class *class = pool_pick_victim_class(pool);
-	struct zspage *zspage = class ? class_take_victim(class) : NULL;
+	struct zspage *zspage;
 	unsigned int idx;
 	int ret = 0, freed;
 
-	if (!zspage)
+	if (!class)
 		return -ENOENT;
+	zspage = class_take_victim(class);
+	if (!zspage)
+		return -EAGAIN;
 	/* Nothing is allocated in a zspage under reclaim. */
 	for (idx = 0; idx < class->objs_per_zspage && !ret; idx++) {
 		unsigned long handle = zspage_evictable_handle(zspage, idx);

@@ -262,6 +262,8 @@ void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
 			     gfp_t gfp);
+void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
+		       unsigned int *first, unsigned int *last);
 unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx);
 void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
 		      unsigned int idx, unsigned long handle, size_t size,
@@ -285,6 +287,8 @@ void zs_spare_drop(struct page **spare);
 /* pool.c */
 extern unsigned int zs_max_pages_per_zspage;
 void zs_handle_release(unsigned long handle);
+struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
+				unsigned long *locp, bool freed_ok);
 
 /* map.c */
 int zs_map_init(void);

@@ -47,7 +47,11 @@
  * fill_free_compact, concurrent run by default; enomem (drives a pool to
  * allocation failure with GFP_NOWAIT), destroy_nonempty (stock 6.1
  * WARNs and leaks movable pages there) and faults (concurrent under
- * injected allocation failures) only when named in cases=.
+ * injected allocation failures), bad_handle and garbage_handle (ours only:
+ * stock 6.1 trusts handles), compact_latency (a measurement, printed and
+ * not judged), random_ops (ops= seeded random API operations) and
+ * random_ops_bad (the same with garbage and stale handles: ours only) only
+ * when named in cases=.
  */
 
 /*
@@ -59,6 +63,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/kasan.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -68,6 +73,7 @@
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/zsmalloc.h>
 #include <asm/unaligned.h>
@@ -96,6 +102,10 @@ MODULE_PARM_DESC(loops, "Operations per worker kthread in concurrent");
 static uint thread_objects = 512;
 module_param(thread_objects, uint, 0444);
 MODULE_PARM_DESC(thread_objects, "Object slots per worker kthread in concurrent (min 1, max 65536)");
+
+static uint random_ops = 100000;
+module_param_named(ops, random_ops, uint, 0444);
+MODULE_PARM_DESC(ops, "Operations in random_ops and random_ops_bad");
 
 static uint enomem_cap_mb;
 module_param(enomem_cap_mb, uint, 0444);
@@ -165,12 +175,14 @@ struct zst_obj {
 /**
  * struct zst_case_ctx - state of the case being run
  * @name: case name, prefixed to its diagnostics
- * @rnd: case-private PRNG, seeded from zst_seed and the case number
+ * @seed: what @rnd was seeded with: zst_seed plus the case's place in zst_cases[]
+ * @rnd: case-private PRNG
  * @failures: failed checks so far; the case fails if non-zero
  * @skip: reason to report the case as skipped (checked only without failures)
  */
 struct zst_case_ctx {
 	const char *name;
+	u64 seed;
 	struct rnd_state rnd;
 	unsigned int failures;
 	const char *skip;
@@ -412,12 +424,29 @@ static void zst_obj_free(struct zs_pool *pool, struct zst_obj *o)
 	o->handle = 0;
 }
 
-static void zst_report_mismatch(struct zst_case_ctx *c, const char *phase,
-				unsigned long idx, const struct zst_obj *o,
-				long off)
+/* Byte @off of the live object @o as the pool holds it now. */
+static u8 zst_obj_byte(struct zs_pool *pool, const struct zst_obj *o, long off)
 {
-	zst_fail(c, "%s: object %lu (size %u, split %u) differs at byte %ld",
-		 phase, idx, o->size, o->split, off);
+	const u8 *buf = zs_map_object(pool, o->handle, ZS_MM_RO);
+	u8 found = buf[off];
+
+	zs_unmap_object(pool, o->handle);
+	return found;
+}
+
+/* Report a mismatch zst_obj_find() found in the live object @o. */
+static void zst_report_mismatch(struct zst_case_ctx *c, struct zs_pool *pool,
+				const char *phase, unsigned long idx,
+				const struct zst_obj *o, long off)
+{
+	u32 tag = off < o->split ? o->lo : o->hi;
+	u8 want = zst_byte(zst_key(o->handle, o->size, tag), off);
+
+	/* Read again: a byte that changed back meanwhile shows as equal. */
+	zst_fail(c,
+		 "%s: object %lu (size %u, split %u) differs at byte %ld: expected %#04x, found %#04x",
+		 phase, idx, o->size, o->split, off, want,
+		 zst_obj_byte(pool, o, off));
 }
 
 /* Verify every live object of @objs; return the number of bad ones. */
@@ -434,7 +463,7 @@ static unsigned long zst_verify_all(struct zst_case_ctx *c,
 		off = zst_obj_verify(pool, &objs[i]);
 		if (off >= 0) {
 			bad++;
-			zst_report_mismatch(c, phase, i, &objs[i], off);
+			zst_report_mismatch(c, pool, phase, i, &objs[i], off);
 		}
 		cond_resched();
 	}
@@ -732,7 +761,8 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 		off = zst_obj_modify(pool, o, &c->rnd);
 		if (off >= 0) {
 			bad++;
-			zst_report_mismatch(c, "RW check", order[i], o, off);
+			zst_report_mismatch(c, pool, "RW check", order[i], o,
+					    off);
 		}
 		cond_resched();
 	}
@@ -1210,7 +1240,8 @@ static void zst_case_enomem(struct zst_case_ctx *c)
 
 		if (off >= 0) {
 			bad++;
-			zst_report_mismatch(c, "after failure", i, &objs[i], off);
+			zst_report_mismatch(c, pool, "after failure", i,
+					    &objs[i], off);
 		}
 		zst_obj_free(pool, &objs[i]);
 		cond_resched();
@@ -1309,6 +1340,790 @@ free_array:
 	kvfree(objs);
 }
 
+/*
+ * The harness fails a run on any kernel WARNING but one announced by this
+ * line (printed at KERN_WARNING, so it reaches the console just before the
+ * warning): tests/host/verdict.py then accepts the next report line if it is
+ * a WARNING in @fn, with its call trace.
+ */
+static void zst_expect_warning(const char *fn)
+{
+	pr_warn("# zs-harness: expect-warning %s\n", fn);
+}
+
+/*
+ * Checks the mapping @p of a bad handle: @len zero bytes, whatever @mm, as
+ * zs_map_object() documents; then, unless @mm is ZS_MM_RO, writes 0x5a over
+ * them, which must go nowhere.
+ */
+static void zst_check_stand_in(struct zst_case_ctx *c, u8 *p,
+			       enum zs_mapmode mm, size_t len, const char *what)
+{
+	size_t i;
+
+	if (!p) {
+		zst_fail(c, "%s: zs_map_object() returned NULL", what);
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		if (p[i]) {
+			zst_fail(c, "%s: mapping reads %#x at byte %zu, not 0",
+				 what, p[i], i);
+			break;
+		}
+	}
+	if (mm != ZS_MM_RO)
+		memset(p, 0x5a, len);
+}
+
+/* Maps a bad handle with @mm and checks the mapping (zst_check_stand_in()). */
+static void zst_map_bad(struct zst_case_ctx *c, struct zs_pool *pool,
+			unsigned long handle, enum zs_mapmode mm, size_t len,
+			const char *what)
+{
+	zst_expect_warning("zs_map_object");
+	zst_check_stand_in(c, zs_map_object(pool, handle, mm), mm, len, what);
+	zs_unmap_object(pool, handle);
+}
+
+/*
+ * bad_handle (ours only: stock 6.1 trusts the handle): a word holding a
+ * copy of a live object's handle slot is no handle of that object.  Mapped,
+ * it must give a zeroed stand-in (one warning), and writing through it must
+ * change neither that object nor its neighbours.  Unfixed, the map returned
+ * the live object and the write went into it.
+ */
+static void zst_case_bad_handle(struct zst_case_ctx *c)
+{
+	struct zst_obj objs[8] = {};
+	struct zs_pool *pool;
+	unsigned long *fake;
+	unsigned long bad;
+	unsigned int i;
+	int err;
+
+	fake = kzalloc(sizeof(*fake), GFP_KERNEL);
+	pool = zs_create_pool("zst_bad_handle");
+	if (!pool || !fake) {
+		zst_fail(c, "cannot create pool or fake handle");
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		/* Both kinds: in one page, and spanning two (for 1500 bytes). */
+		err = zst_obj_alloc(pool, &objs[i], i & 1 ? 1500 : 100, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc() = %d", err);
+			goto free_all;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+	}
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		/* The location part of a live slot, in a word that is not it. */
+		*fake = READ_ONCE(*(unsigned long *)objs[i].handle);
+		zst_map_bad(c, pool, (unsigned long)fake, ZS_MM_RW,
+			    objs[i].size, "copy of a live slot");
+	}
+	bad = zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after bad maps");
+	zst_diag(c, "%lu objects changed by writes through bad handles", bad);
+	/* The pool still works, and nothing stayed pinned: compact, verify. */
+	for (i = 0; i < ARRAY_SIZE(objs); i += 2)
+		zst_obj_free(pool, &objs[i]);
+	zs_compact(pool);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+free_all:
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+out:
+	if (pool)
+		zs_destroy_pool(pool);
+	kfree(fake);
+}
+
+/*
+ * garbage_handle (ours only; unfixed it oopses): words holding garbage
+ * (0, all ones, a random value) map to the zeroed stand-in, and an unmap
+ * without a map (of a live handle) is ignored: the object stays movable,
+ * which compaction shows by emptying its zspage.
+ */
+static void zst_case_garbage_handle(struct zst_case_ctx *c)
+{
+	unsigned long values[] = { 0, ~0UL, 0 };
+	struct zst_obj objs[64] = {};
+	unsigned long pages, freed;
+	struct zs_pool *pool;
+	unsigned long *fake;
+	unsigned int i;
+	int err;
+
+	values[2] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
+		    prandom_u32_state(&c->rnd);
+	fake = kzalloc(sizeof(*fake), GFP_KERNEL);
+	pool = zs_create_pool("zst_garbage_handle");
+	if (!pool || !fake) {
+		zst_fail(c, "cannot create pool or fake handle");
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		*fake = values[i];
+		zst_map_bad(c, pool, (unsigned long)fake, ZS_MM_RW, PAGE_SIZE,
+			    "garbage");
+	}
+	zst_expect(c, zs_get_total_pages(pool) == 0, "bad maps made pages");
+
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		err = zst_obj_alloc(pool, &objs[i], 200, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc() = %d", err);
+			goto free_all;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+	}
+	/* Unpaired: had it unpinned, the zspage of objs[0] could never move. */
+	zst_expect_warning("zs_unmap_object");
+	zs_unmap_object(pool, objs[0].handle);
+	/* Leave objs[0] alone with a later full-ish zspage: it must move. */
+	for (i = 1; i < ARRAY_SIZE(objs) / 2; i++)
+		zst_obj_free(pool, &objs[i]);
+	pages = zs_get_total_pages(pool);
+	freed = zs_compact(pool);
+	zst_diag(c, "after the unpaired unmap: %lu pages, compaction freed %lu",
+		 pages, freed);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+free_all:
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+out:
+	if (pool)
+		zs_destroy_pool(pool);
+	kfree(fake);
+}
+
+/**
+ * struct zst_lat - the compacting side of the compact_latency case
+ * @pool: the pool it compacts
+ * @started: completed when the kthread runs
+ * @done: set when its zs_compact() returned
+ * @freed: what that returned
+ */
+struct zst_lat {
+	struct zs_pool *pool;
+	struct completion started;
+	atomic_t done;
+	unsigned long freed;
+};
+
+static int zst_lat_compactor_fn(void *arg)
+{
+	struct zst_lat *l = arg;
+
+	complete(&l->started);
+	l->freed = zs_compact(l->pool);
+	atomic_set_release(&l->done, 1);
+	return zst_park_until_stopped();
+}
+
+static int zst_u32_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * compact_latency (opt-in; the API only, so stock too): how long
+ * zs_malloc() + zs_map_object() + zs_unmap_object() of one object take in a
+ * class while a kthread compacts a large, fragmented pool of that class
+ * (65536 objects of 100 bytes, three in four freed), round after round until
+ * there are ZST_LAT_MIN_SAMPLES samples (a busy host may let a compaction end
+ * before the sampler runs) or ZST_LAT_MAX_ROUNDS rounds.  The median, 99th
+ * percentile and worst are printed, not judged: under TCG they also measure
+ * the host.
+ */
+#define ZST_LAT_MIN_SAMPLES	1000
+#define ZST_LAT_MAX_ROUNDS	32
+
+static void zst_case_compact_latency(struct zst_case_ctx *c)
+{
+	const u32 n = 1 << 16, max_samples = 1 << 16, size = 100;
+	struct task_struct *task;
+	unsigned long *handles;
+	u32 *samples, nr = 0, r, i;
+	unsigned long freed = 0;
+	struct zst_lat lat;
+
+	handles = kvcalloc(n, sizeof(*handles), GFP_KERNEL);
+	samples = kvcalloc(max_samples, sizeof(*samples), GFP_KERNEL);
+	lat.pool = zs_create_pool("zst_latency");
+	if (!handles || !samples || !lat.pool) {
+		c->skip = "cannot allocate test arrays or pool";
+		goto out;
+	}
+	for (r = 0; r < ZST_LAT_MAX_ROUNDS && nr < ZST_LAT_MIN_SAMPLES; r++) {
+		for (i = 0; i < n; i++) {
+			unsigned long h;
+
+			if (handles[i])
+				continue;
+			h = zs_malloc(lat.pool, size, ZST_GFP);
+			if (IS_ERR_VALUE(h)) {
+				zst_fail(c, "zs_malloc(%u) = %ld", size, (long)h);
+				goto out;
+			}
+			handles[i] = h;
+			cond_resched();
+		}
+		for (i = 0; i < n; i++) {
+			if (i % 4) {
+				zs_free(lat.pool, handles[i]);
+				handles[i] = 0;
+			}
+		}
+		init_completion(&lat.started);
+		atomic_set(&lat.done, 0);
+		task = kthread_run(zst_lat_compactor_fn, &lat, "zst_lat_compact");
+		if (IS_ERR(task)) {
+			zst_fail(c, "kthread_run() = %ld", PTR_ERR(task));
+			goto out;
+		}
+		wait_for_completion(&lat.started);
+		while (!atomic_read_acquire(&lat.done) && nr < max_samples) {
+			u64 t0 = ktime_get_ns();
+			unsigned long h = zs_malloc(lat.pool, size, ZST_GFP_NOWAIT);
+
+			if (!IS_ERR_VALUE(h)) {
+				memset(zs_map_object(lat.pool, h, ZS_MM_WO), 0, size);
+				zs_unmap_object(lat.pool, h);
+			}
+			samples[nr++] = min_t(u64, ktime_get_ns() - t0, U32_MAX);
+			if (!IS_ERR_VALUE(h))
+				zs_free(lat.pool, h);
+			cond_resched();
+		}
+		kthread_stop(task);
+		freed += lat.freed;
+	}
+	if (!nr) {
+		c->skip = "every compaction ended before a sample";
+		goto out;
+	}
+	sort(samples, nr, sizeof(*samples), zst_u32_cmp, NULL);
+	zst_diag(c, "%u samples during %u compactions (%lu pages freed)",
+		 nr, r, freed);
+	zst_diag(c, "malloc+map+unmap: median %u ns, p99 %u ns, worst %u ns",
+		 samples[nr / 2], samples[(u64)nr * 99 / 100], samples[nr - 1]);
+out:
+	if (lat.pool) {
+		for (i = 0; handles && i < n; i++)
+			if (handles[i])
+				zs_free(lat.pool, handles[i]);
+		zs_destroy_pool(lat.pool);
+	}
+	kvfree(samples);
+	kvfree(handles);
+}
+
+/*
+ * random_ops and random_ops_bad: a seeded generator of operation sequences
+ * on one pool, checked against the shadow of every live object (its
+ * struct zst_obj: the content follows from handle, size, split and tags).
+ *
+ * Each op is drawn by weight: zs_malloc() of a size from 0..PAGE_SIZE + 1
+ * (0 and PAGE_SIZE + 1 must fail with -EINVAL and leave no object), zs_free()
+ * of a random live object (checked first), a mapping of one: ZS_MM_RO
+ * checks it, ZS_MM_WO rewrites all of it (as zram writes a new object: the
+ * API has no partial WO writes), ZS_MM_RW checks it and rewrites a tail;
+ * and now and then zs_compact().  Suite 20 writes
+ * /proc/sys/vm/compact_memory in a loop meanwhile, so the kernel migrates
+ * the pool's pages too.  The pool grows and shrinks in tides of 256..4096
+ * ops (malloc and free swap weights), so it is both full and nearly empty,
+ * and fragmented in between, which gives compaction work.
+ *
+ * random_ops_bad (ours only: stock 6.1 trusts handles) adds the ops the
+ * API answers with a warning: zs_free() and zs_map_object() of garbage
+ * handles (a word of the test's holding a random value, a copy of a live
+ * object's slot, or such a copy with one low bit flipped) and of stale ones
+ * (an object's handle right after its free; see zst_random_stale_free()).
+ * Each is announced to the harness (zst_expect_warning()) and followed by
+ * a check of the live objects it could have hit.
+ *
+ * Every ZST_RANDOM_CHECK_EVERY ops and at the end, every live object is
+ * checked; the first failure stops the case with the op index.  The case
+ * prints its seed and op count: "seed=S cases=NAME ops=N" replays it (up
+ * to what migration and compaction do meanwhile).
+ */
+
+/* Object slots: at most this many objects live, kept at the array's front. */
+#define ZST_RANDOM_SLOTS	1024
+/* Ops between full checks: a full check costs as much as ~1000 ops. */
+#define ZST_RANDOM_CHECK_EVERY	2048
+/* Random live objects checked after each bad-handle op. */
+#define ZST_RANDOM_SPOT_CHECKS	3
+
+enum zst_op {
+	ZST_OP_MALLOC,
+	ZST_OP_FREE,
+	ZST_OP_RO,
+	ZST_OP_WO,
+	ZST_OP_RW,
+	ZST_OP_COMPACT,
+	/* From here on, random_ops_bad's only. */
+	ZST_OP_GARBAGE_FREE,
+	ZST_OP_GARBAGE_MAP,
+	ZST_OP_STALE_FREE,
+	ZST_OP_STALE_MAP,
+	ZST_OP_NR
+};
+
+static const char * const zst_op_names[ZST_OP_NR] = {
+	[ZST_OP_MALLOC]		= "malloc",
+	[ZST_OP_FREE]		= "free",
+	[ZST_OP_RO]		= "map RO",
+	[ZST_OP_WO]		= "map WO",
+	[ZST_OP_RW]		= "map RW",
+	[ZST_OP_COMPACT]	= "compact",
+	[ZST_OP_GARBAGE_FREE]	= "garbage free",
+	[ZST_OP_GARBAGE_MAP]	= "garbage map",
+	[ZST_OP_STALE_FREE]	= "stale free",
+	[ZST_OP_STALE_MAP]	= "stale map",
+};
+
+/*
+ * Weights in per mille while the pool grows; malloc and free swap weights
+ * while it shrinks.  Bad-handle ops are rare: each prints an announcement
+ * on the console, which is slow under TCG.
+ */
+static const u16 zst_op_weights[ZST_OP_NR] = {
+	[ZST_OP_MALLOC]		= 300,
+	[ZST_OP_FREE]		= 100,
+	[ZST_OP_RO]		= 250,
+	[ZST_OP_WO]		= 120,
+	[ZST_OP_RW]		= 200,
+	[ZST_OP_COMPACT]	= 5,
+	[ZST_OP_GARBAGE_FREE]	= 8,
+	[ZST_OP_GARBAGE_MAP]	= 7,
+	[ZST_OP_STALE_FREE]	= 6,
+	[ZST_OP_STALE_MAP]	= 4,
+};
+
+/* The ops that act on a live object: without one, a malloc runs instead. */
+#define ZST_OPS_ON_LIVE	(BIT(ZST_OP_FREE) | BIT(ZST_OP_RO) | BIT(ZST_OP_WO) | \
+			 BIT(ZST_OP_RW) | BIT(ZST_OP_STALE_FREE) |	    \
+			 BIT(ZST_OP_STALE_MAP))
+
+/**
+ * struct zst_random - state of a random_ops run
+ * @c: the case
+ * @pool: its pool
+ * @objs: ZST_RANDOM_SLOTS shadows, the live ones in [0, @live)
+ * @fake: a word of the test's, the garbage handles' slot
+ * @live: live objects
+ * @max_live: most objects live at once
+ * @enabled: BIT(op) for each op this run may draw
+ * @grow: the tide: malloc outweighs free
+ * @op: index of the op being run, from 0
+ * @counts: ops run, by kind
+ * @refused: mallocs of size 0 or PAGE_SIZE + 1 (counted as mallocs too)
+ * @compacted: what zs_compact() returned, summed
+ * @full_checks: checks of every live object
+ */
+struct zst_random {
+	struct zst_case_ctx *c;
+	struct zs_pool *pool;
+	struct zst_obj *objs;
+	unsigned long *fake;
+	u32 live;
+	u32 max_live;
+	unsigned long enabled;
+	bool grow;
+	unsigned long op;
+	unsigned long counts[ZST_OP_NR];
+	unsigned long refused;
+	unsigned long compacted;
+	unsigned long full_checks;
+};
+
+/*
+ * A size for zs_malloc(), 0..PAGE_SIZE + 1 with both ends, a quarter each:
+ * uniform over the range; small (0..64: the first classes, many objects in
+ * a zspage); near PAGE_SIZE (the last 64 and one over: huge classes, objects
+ * across pages); zram's mix.  About one in 130 is refused.
+ */
+static u32 zst_random_size(struct rnd_state *rnd)
+{
+	switch (prandom_u32_state(rnd) % 4) {
+	case 0:
+		return zst_rand_range(rnd, 0, PAGE_SIZE + 1);
+	case 1:
+		return zst_rand_range(rnd, 0, 64);
+	case 2:
+		return zst_rand_range(rnd, PAGE_SIZE - 64, PAGE_SIZE + 1);
+	default:
+		return zst_rand_size(rnd);
+	}
+}
+
+static struct zst_obj *zst_random_pick(struct zst_random *r)
+{
+	return &r->objs[prandom_u32_state(&r->c->rnd) % r->live];
+}
+
+/* Forget the object @o: the last live one takes its slot. */
+static void zst_random_drop(struct zst_random *r, struct zst_obj *o)
+{
+	*o = r->objs[--r->live];
+	memset(&r->objs[r->live], 0, sizeof(*o));
+}
+
+/* Report a mismatch in @o found by the current op's @what. */
+static void zst_random_mismatch(struct zst_random *r, const char *what,
+				const struct zst_obj *o, long off)
+{
+	char phase[64];
+
+	snprintf(phase, sizeof(phase), "op %lu: %s", r->op, what);
+	zst_report_mismatch(r->c, r->pool, phase, o - r->objs, o, off);
+}
+
+static void zst_random_malloc(struct zst_random *r)
+{
+	struct zst_obj *o = &r->objs[r->live];
+	u32 size = zst_random_size(&r->c->rnd);
+	int err = zst_obj_alloc(r->pool, o, size, ZST_GFP);
+
+	if (!size || size > PAGE_SIZE) {
+		r->refused++;
+		zst_expect(r->c, err == -EINVAL,
+			   "op %lu: zs_malloc(%u) = %d, expected -EINVAL",
+			   r->op, size, err);
+		if (!err)
+			zst_obj_free(r->pool, o);
+		return;
+	}
+	if (err) {
+		zst_fail(r->c, "op %lu: zs_malloc(%u) = %d", r->op, size, err);
+		return;
+	}
+	zst_obj_write(r->pool, o, prandom_u32_state(&r->c->rnd));
+	r->live++;
+	r->max_live = max(r->max_live, r->live);
+}
+
+static void zst_random_free(struct zst_random *r)
+{
+	struct zst_obj *o = zst_random_pick(r);
+	long off = zst_obj_verify(r->pool, o);
+
+	if (off >= 0) {
+		zst_random_mismatch(r, "check before free", o, off);
+		return;
+	}
+	zst_obj_free(r->pool, o);
+	zst_random_drop(r, o);
+}
+
+/*
+ * After a bad-handle op: check the object it copied a slot of (@o, if
+ * any) and ZST_RANDOM_SPOT_CHECKS random ones; the full checks do the rest.
+ */
+static void zst_random_spot_check(struct zst_random *r, struct zst_obj *o)
+{
+	unsigned int i;
+	long off;
+
+	for (i = 0; i <= ZST_RANDOM_SPOT_CHECKS && r->live; i++) {
+		if (!o)
+			o = zst_random_pick(r);
+		off = zst_obj_verify(r->pool, o);
+		if (off >= 0) {
+			zst_random_mismatch(r, "check after a bad handle", o, off);
+			return;
+		}
+		o = NULL;
+	}
+}
+
+/*
+ * Fills the test's word with garbage: a random value (most are no pfn at
+ * all), or a copy of a live object's slot, which with our layout names that
+ * object's page, class and offset, or the copy with one of its low bits
+ * (size and offset) flipped.  Returns the object copied, or NULL.
+ */
+static struct zst_obj *zst_random_garbage(struct zst_random *r)
+{
+	struct rnd_state *rnd = &r->c->rnd;
+	u32 kind = prandom_u32_state(rnd) % 3;
+	struct zst_obj *o;
+
+	if (!kind || !r->live) {
+		*r->fake = (u64)prandom_u32_state(rnd) << 32 |
+			   prandom_u32_state(rnd);
+		return NULL;
+	}
+	o = zst_random_pick(r);
+	*r->fake = READ_ONCE(*(unsigned long *)o->handle);
+	if (kind == 2)
+		*r->fake ^= BIT(prandom_u32_state(rnd) % 16);
+	return o;
+}
+
+static void zst_random_garbage_free(struct zst_random *r)
+{
+	struct zst_obj *o = zst_random_garbage(r);
+
+	zst_expect_warning("zs_free");
+	zs_free(r->pool, (unsigned long)r->fake);
+	zst_random_spot_check(r, o);
+}
+
+static enum zs_mapmode zst_random_mode(struct zst_random *r)
+{
+	static const enum zs_mapmode modes[] = { ZS_MM_RO, ZS_MM_WO, ZS_MM_RW };
+
+	return modes[prandom_u32_state(&r->c->rnd) % ARRAY_SIZE(modes)];
+}
+
+static void zst_random_garbage_map(struct zst_random *r)
+{
+	struct zst_obj *o = zst_random_garbage(r);
+	char what[48];
+
+	snprintf(what, sizeof(what), "op %lu: garbage map", r->op);
+	zst_map_bad(r->c, r->pool, (unsigned long)r->fake, zst_random_mode(r),
+		    PAGE_SIZE, what);
+	zst_random_spot_check(r, o);
+}
+
+/*
+ * A stale handle is freed, then freed or mapped again at once.  Handle
+ * slots come from one slab cache that every pool shares (and that may be
+ * merged with other caches of its size), so a freed slot can soon hold a
+ * new object's location: a stale handle would then name that object, and
+ * no allocator can tell such a call from a right one.  So the free and the
+ * stale call run with interrupts off, where nothing else on this CPU can
+ * allocate.  A slot freed into a slab that another CPU holds could be taken
+ * there; while this case runs no other zsmalloc user runs in the guest, and
+ * a slot taken by another user of the cache names no object of ours.
+ *
+ * On PREEMPT_RT zs_free() and zs_map_object() take spinlocks, which sleep
+ * there: they cannot be called with interrupts or preemption off, and
+ * migrate_disable() lets other tasks of this CPU run (and allocate) in
+ * between.  So these ops are skipped there.
+ */
+static void zst_random_stale_free(struct zst_random *r)
+{
+	struct zst_obj *o = zst_random_pick(r);
+	unsigned long handle = o->handle, flags;
+
+	zst_random_drop(r, o);
+	zst_expect_warning("zs_free");
+	local_irq_save(flags);
+	zs_free(r->pool, handle);
+	/* zs_free() reads the freed slot, as its API allows: no KASAN report. */
+	kasan_disable_current();
+	zs_free(r->pool, handle);
+	kasan_enable_current();
+	local_irq_restore(flags);
+	zst_random_spot_check(r, NULL);
+}
+
+/* A stale map, in the window of zst_random_stale_free(). */
+static void zst_random_stale_map(struct zst_random *r)
+{
+	struct zst_obj *o = zst_random_pick(r);
+	enum zs_mapmode mm = zst_random_mode(r);
+	unsigned long handle = o->handle, flags;
+	char what[48];
+	u8 *p;
+
+	snprintf(what, sizeof(what), "op %lu: stale map", r->op);
+	zst_random_drop(r, o);
+	zst_expect_warning("zs_map_object");
+	local_irq_save(flags);
+	zs_free(r->pool, handle);
+	/* zs_map_object() reads the freed slot, as its API allows. */
+	kasan_disable_current();
+	p = zs_map_object(r->pool, handle, mm);
+	kasan_enable_current();
+	zst_check_stand_in(r->c, p, mm, PAGE_SIZE, what);
+	zs_unmap_object(r->pool, handle);
+	local_irq_restore(flags);
+	zst_random_spot_check(r, NULL);
+}
+
+static void zst_random_map(struct zst_random *r, enum zst_op op)
+{
+	struct zst_obj *o = zst_random_pick(r);
+	long off = -1;
+
+	if (op == ZST_OP_RO)
+		off = zst_obj_verify(r->pool, o);
+	else if (op == ZST_OP_RW)
+		off = zst_obj_modify(r->pool, o, &r->c->rnd);
+	else
+		zst_obj_write(r->pool, o, prandom_u32_state(&r->c->rnd));
+	if (off >= 0)
+		zst_random_mismatch(r, zst_op_names[op], o, off);
+}
+
+static unsigned int zst_random_weight(const struct zst_random *r,
+				      unsigned int op)
+{
+	if (!(r->enabled & BIT(op)))
+		return 0;
+	if (!r->grow && op == ZST_OP_MALLOC)
+		return zst_op_weights[ZST_OP_FREE];
+	if (!r->grow && op == ZST_OP_FREE)
+		return zst_op_weights[ZST_OP_MALLOC];
+	return zst_op_weights[op];
+}
+
+/* The next op: drawn by weight, then made one that can run now. */
+static enum zst_op zst_random_draw(struct zst_random *r)
+{
+	unsigned int total = 0, x, op;
+
+	for (op = 0; op < ZST_OP_NR; op++)
+		total += zst_random_weight(r, op);
+	x = prandom_u32_state(&r->c->rnd) % total;
+	for (op = 0; x >= zst_random_weight(r, op); op++)
+		x -= zst_random_weight(r, op);
+	if (!r->live && (ZST_OPS_ON_LIVE & BIT(op)))
+		return ZST_OP_MALLOC;
+	if (op == ZST_OP_MALLOC && r->live == ZST_RANDOM_SLOTS)
+		return ZST_OP_FREE;
+	return op;
+}
+
+static void zst_random_step(struct zst_random *r, enum zst_op op)
+{
+	r->counts[op]++;
+	switch (op) {
+	case ZST_OP_MALLOC:
+		zst_random_malloc(r);
+		break;
+	case ZST_OP_FREE:
+		zst_random_free(r);
+		break;
+	case ZST_OP_COMPACT:
+		r->compacted += zs_compact(r->pool);
+		break;
+	case ZST_OP_GARBAGE_FREE:
+		zst_random_garbage_free(r);
+		break;
+	case ZST_OP_GARBAGE_MAP:
+		zst_random_garbage_map(r);
+		break;
+	case ZST_OP_STALE_FREE:
+		zst_random_stale_free(r);
+		break;
+	case ZST_OP_STALE_MAP:
+		zst_random_stale_map(r);
+		break;
+	default:
+		zst_random_map(r, op);
+		break;
+	}
+}
+
+static void zst_random_full_check(struct zst_random *r)
+{
+	char phase[48];
+
+	snprintf(phase, sizeof(phase), "op %lu: full check", r->op);
+	zst_verify_all(r->c, r->pool, r->objs, r->live, phase);
+	r->full_checks++;
+}
+
+/* Runs @nr ops, then a full check; stops at the first failure. */
+static void zst_random_run(struct zst_random *r, unsigned long nr)
+{
+	unsigned long tide_end = 0;
+	enum zst_op op = ZST_OP_MALLOC;
+
+	for (r->op = 0; r->op < nr && !r->c->failures; r->op++) {
+		if (r->op == tide_end) {
+			r->grow = !r->grow;
+			tide_end += zst_rand_range(&r->c->rnd, 256, 4096);
+		}
+		op = zst_random_draw(r);
+		zst_random_step(r, op);
+		if (!r->c->failures && r->op % ZST_RANDOM_CHECK_EVERY ==
+		    ZST_RANDOM_CHECK_EVERY - 1)
+			zst_random_full_check(r);
+		cond_resched();
+	}
+	if (r->c->failures) {
+		zst_diag(r->c, "stopped at op %lu of %lu (%s), %u objects live",
+			 r->op - 1, nr, zst_op_names[op], r->live);
+		return;
+	}
+	zst_random_full_check(r);
+}
+
+/* One line: the ops run by kind, and what the pool went through. */
+static void zst_random_report(struct zst_random *r, u64 ns)
+{
+	char line[320];
+	size_t len = 0;
+	unsigned int op;
+
+	for (op = 0; op < ZST_OP_NR; op++) {
+		if (r->enabled & BIT(op))
+			len += scnprintf(line + len, sizeof(line) - len, "%s %s %lu",
+					 len ? "," : "", zst_op_names[op],
+					 r->counts[op]);
+	}
+	zst_diag(r->c, "%lu ops in %llu ms:%s", r->op, div_u64(ns, NSEC_PER_MSEC),
+		 line);
+	zst_diag(r->c,
+		 "%lu sizes refused, at most %u objects live, %lu pages compacted, %lu full checks",
+		 r->refused, r->max_live, r->compacted, r->full_checks);
+}
+
+static void zst_random_ops(struct zst_case_ctx *c, bool bad)
+{
+	struct zst_random r = { .c = c };
+	u64 t0 = ktime_get_ns();
+
+	r.enabled = BIT(ZST_OP_GARBAGE_FREE) - 1;
+	if (bad)
+		r.enabled |= BIT(ZST_OP_GARBAGE_FREE) | BIT(ZST_OP_GARBAGE_MAP);
+	if (bad && !IS_ENABLED(CONFIG_PREEMPT_RT))
+		r.enabled |= BIT(ZST_OP_STALE_FREE) | BIT(ZST_OP_STALE_MAP);
+	else if (bad)
+		zst_diag(c,
+			 "stale-handle ops skipped: on PREEMPT_RT nothing can keep this CPU from reusing the freed slot before the stale call");
+	zst_diag(c, "case seed %llu, ops=%u; replay: seed=%llu cases=%s ops=%u",
+		 c->seed, random_ops, zst_seed, c->name, random_ops);
+
+	r.objs = kvcalloc(ZST_RANDOM_SLOTS, sizeof(*r.objs), GFP_KERNEL);
+	r.fake = kzalloc(sizeof(*r.fake), GFP_KERNEL);
+	r.pool = zs_create_pool(c->name);
+	if (!r.objs || !r.fake || !r.pool) {
+		c->skip = "cannot allocate test arrays or pool";
+		goto out;
+	}
+	zst_random_run(&r, random_ops);
+	zst_random_report(&r, ktime_get_ns() - t0);
+	zst_free_all(r.pool, r.objs, r.live);
+	zst_expect_empty(c, r.pool, "all freed");
+out:
+	if (r.pool)
+		zs_destroy_pool(r.pool);
+	kfree(r.fake);
+	kvfree(r.objs);
+}
+
+static void zst_case_random_ops(struct zst_case_ctx *c)
+{
+	zst_random_ops(c, false);
+}
+
+static void zst_case_random_ops_bad(struct zst_case_ctx *c)
+{
+	zst_random_ops(c, true);
+}
+
 /* -------------------------------------------------------------------- */
 /* Driver                                                               */
 /* -------------------------------------------------------------------- */
@@ -1334,6 +2149,11 @@ static const struct zst_case zst_cases[] = {
 	{ "enomem",		zst_case_enomem,		true },
 	{ "destroy_nonempty",	zst_case_destroy_nonempty,	true },
 	{ "faults",		zst_case_faults,		true },
+	{ "bad_handle",		zst_case_bad_handle,		true },
+	{ "garbage_handle",	zst_case_garbage_handle,	true },
+	{ "compact_latency",	zst_case_compact_latency,	true },
+	{ "random_ops",		zst_case_random_ops,		true },
+	{ "random_ops_bad",	zst_case_random_ops_bad,	true },
 };
 
 /**
@@ -1420,8 +2240,8 @@ static int __init test_zsmalloc_init(void)
 	/* Without cases=, opt-in cases are listed as skipped; with it, only its own. */
 	ktap("1..%lu", all_shown ? (unsigned long)ARRAY_SIZE(zst_cases) :
 				   hweight_long(selected));
-	ktap("# test_zsmalloc: seed=%llu nr_objects=%u enomem_cap_mb=%u",
-	     zst_seed, nr_objects, enomem_cap_mb);
+	ktap("# test_zsmalloc: seed=%llu nr_objects=%u enomem_cap_mb=%u ops=%u",
+	     zst_seed, nr_objects, enomem_cap_mb, random_ops);
 	ktap("# test_zsmalloc: threads=%u (online CPUs %u) loops=%u thread_objects=%u",
 	     threads, num_online_cpus(), loops, thread_objects);
 
@@ -1438,7 +2258,8 @@ static int __init test_zsmalloc_init(void)
 			continue;
 		}
 		/* Seeded by case number: a case replays alone with the same seed. */
-		prandom_seed_state(&c.rnd, zst_seed + i);
+		c.seed = zst_seed + i;
+		prandom_seed_state(&c.rnd, c.seed);
 		tc->run(&c);
 		nr++;
 		if (c.failures) {

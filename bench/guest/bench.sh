@@ -9,8 +9,9 @@
 #   zsb_mpp=N              ours only: max_pages_per_zspage=N
 #   zsb_ondemand=0|1       ours only: ondemand=N (0: all pages of a zspage
 #                          at once; the module's default is 1)
-#   zsb_test=zs_bench|zram|zswap
-#   zsb_args=a=1:b=2       zs_bench.ko parameters, ':' for ' '
+#   zsb_test=zs_bench|zram|zswap|latency
+#   zsb_args=a=1:b=2       zs_bench.ko (latency: test_zsmalloc.ko) parameters,
+#                          ':' for ' '
 #   zsb_hog=MIB, zsb_cg=MIB  zswap: memhog size, its memory cgroup's limit
 # Output lines for bench/report.py start with "zsb:" or "zs_bench:" and
 # "zsb: result=ok|fail" ends a run.
@@ -156,12 +157,26 @@ zswap() {
 	! kernel_complained && [ "$rc" -eq 0 ]
 }
 
+# latency: test_zsmalloc.ko's compact_latency case (zs_malloc() + map +
+# unmap timed while a kthread compacts the class); its figures as one line.
+latency() {
+	dmesg -n 1
+	dmesg -c >/dev/null
+	rc=0
+	# shellcheck disable=SC2086 # one word per module parameter
+	insmod /m/test_zsmalloc.ko cases=compact_latency $args || rc=$?
+	dmesg | sed -n 's/^\(\[[ 0-9.]*\] \)\{0,1\}\(\(not \)\{0,1\}ok [0-9].*\|# .*\)$/\2/p'
+	dmesg | sed -n 's/.*compact_latency: malloc+map+unmap: median \([0-9]*\) ns, p99 \([0-9]*\) ns, worst \([0-9]*\) ns$/zsb: latency median_ns=\1 p99_ns=\2 worst_ns=\3/p'
+	dmesg | grep -q '^\(\[[ 0-9.]*\] \)\{0,1\}ok 1 compact_latency$' &&
+		! kernel_complained && [ "$rc" -eq 0 ]
+}
+
 echo "zsb: alloc=$alloc mpp=${zsb_mpp:-default} ondemand=${zsb_ondemand:-default}" \
 	"test=$test args=$args kernel=$(uname -r) cpus=$(nproc)"
 load_allocator || finish fail
 
 case $test in
-zs_bench | zram | zswap)
+zs_bench | zram | zswap | latency)
 	$test && finish ok
 	finish fail
 	;;

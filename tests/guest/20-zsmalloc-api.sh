@@ -7,14 +7,28 @@
 # /proc/sys/vm/compact_memory so the kernel migrates the pool's pages under
 # the test's feet.  The module's KTAP document is the suite's document.
 #
-# Against ours, destroy_nonempty runs too.  Against stock it is reported as
-# skipped: stock 6.1 WARNs there (kmem_cache_destroy() of a handle cache
-# that still has objects) and leaves movable pages pointing at the freed
-# pool, which this very compaction loop turns into an oops in
-# zs_page_migrate().
+# Against ours, destroy_nonempty, bad_handle and garbage_handle run too.
+# Against stock destroy_nonempty is left out: stock 6.1 WARNs
+# there (kmem_cache_destroy() of a handle cache that still has objects) and
+# leaves movable pages pointing at the freed pool, which this very
+# compaction loop turns into an oops in zs_page_migrate().  bad_handle and
+# garbage_handle map handles that name no object, which stock 6.1 trusts (a
+# write into another object, an oops); ours gives one WARNING for each kind,
+# which the test announces to the verdict with a kernel line
+# "# zs-harness: expect-warning FUNCTION".
+#
+# compact_latency, on both, prints how long zs_malloc() + map + unmap take
+# in a class while another thread compacts it: a measurement, not judged.
+#
+# random_ops runs a seeded random sequence of mallocs (sizes 0..PAGE_SIZE+1),
+# frees, RO/WO/RW maps and compactions checked against a shadow of every
+# object; against ours it runs as random_ops_bad, which adds frees and maps
+# of garbage and stale handles (one announced WARNING each, as above).
 #
 # ZS_CONCURRENT_LOOPS (GUEST_ENV) sets the operations per kthread of the
 # concurrent case (the module's default when unset); PREEMPT_RT runs it longer.
+# ZS_RANDOM_OPS sets the length of random_ops (the module's default, a short
+# run, when unset); make check-debug runs it longer.
 #
 # The module prints the seed it drew; to replay a run, boot with the same
 # module parameters, e.g. GUEST_ENV=ZS_TEST_PARAMS=seed=1234.
@@ -30,16 +44,18 @@ compact_loop() {
 # run_kernel_ktap reports a failure to load it as the suite's one result.
 load_allocator || true
 
-cases=
-[ "${ZS_ALLOCATOR:-}" = ours ] && cases=cases=default,destroy_nonempty
-loops=
-[ -z "${ZS_CONCURRENT_LOOPS:-}" ] || loops=loops=$ZS_CONCURRENT_LOOPS
+cases=cases=default,compact_latency,random_ops
+[ "${ZS_ALLOCATOR:-}" = ours ] &&
+	cases=cases=default,destroy_nonempty,bad_handle,garbage_handle,compact_latency,random_ops_bad
+params=
+[ -z "${ZS_CONCURRENT_LOOPS:-}" ] || params=loops=$ZS_CONCURRENT_LOOPS
+[ -z "${ZS_RANDOM_OPS:-}" ] || params="$params ops=$ZS_RANDOM_OPS"
 
 before=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
 compact_loop &
 loop_pid=$!
 # shellcheck disable=SC2086 # the parameters are meant to be split
-run_kernel_ktap test_zsmalloc $cases $loops ${ZS_TEST_PARAMS:-}
+run_kernel_ktap test_zsmalloc $cases $params ${ZS_TEST_PARAMS:-}
 kill "$loop_pid"
 wait "$loop_pid" 2>/dev/null
 after=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)

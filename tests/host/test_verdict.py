@@ -37,6 +37,22 @@ TAIL = """# zs-harness: dmesg-begin
 """
 GOOD = HEAD + SUITE_A + SUITE_B + TAIL
 
+# A warning a test announced, as the console shows it.
+SPLAT = """[    1.000000] # zs-harness: expect-warning zs_map_object
+[    1.000001] ------------[ cut here ]------------
+[    1.000002] WARNING: CPU: 0 PID: 9 at /b/src/map.c:180 zs_map_object+0x1c/0x2a0 [zsmalloc]
+[    1.000003] Modules linked in: test_zsmalloc(+) zsmalloc
+[    1.000004] Call Trace:
+[    1.000005]  <TASK>
+[    1.000006]  </TASK>
+[    1.000007] ---[ end trace 0000000000000000 ]---
+"""
+
+
+def with_splat(splat):
+    return GOOD.replace("[    1.000000] zram", splat + "[    1.000010] zram")
+
+
 # (name, console.log, result channel, exit file, want pass, want counts)
 CASES = [
     ("a clean run passes", GOOD, "failed\nsuccess\n", "exit 0", True, (2, 0, 1)),
@@ -44,6 +60,36 @@ CASES = [
      GOOD.replace("ok 1 first\n", "ok 1 fi[    2.5] zram: message\n"
                   "[    2.6] zram: second message\nrst\n"),
      "failed\nsuccess\n", "exit 0", True, (2, 0, 1)),
+    ("an announced warning in the announced function passes",
+     with_splat(SPLAT), "failed\nsuccess\n", "exit 0", True, (2, 0, 1)),
+    ("an announced warning twice (console and dmesg dump) passes",
+     with_splat(SPLAT + SPLAT), "failed\nsuccess\n", "exit 0", True, (2, 0, 1)),
+    ("a warning in another function than announced fails",
+     with_splat(SPLAT.replace("at /b/src/map.c:180 zs_map_object+",
+                              "at /b/src/pool.c:9 zs_free+")),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("a function name that only starts like the announced one fails",
+     with_splat(SPLAT.replace("zs_map_object+", "zs_map_object_x+")),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("a second warning after one announcement fails",
+     with_splat(SPLAT + SPLAT.split("\n", 1)[1]),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("a warning without an announcement fails",
+     with_splat(SPLAT.split("\n", 1)[1]),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("an announcement is spent by the first report line that follows",
+     with_splat(SPLAT.replace("[    1.000001] ------------[ cut here ]",
+                              "[    1.000001] BUG: sleeping function called\n"
+                              "[    1.000001] ------------[ cut here ]")),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("another report inside an announced warning's splat fails",
+     with_splat(SPLAT.replace("[    1.000005]  <TASK>",
+                              "[    1.000005] KASAN: use-after-free")),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
+    ("an announcement printed by user space is no announcement",
+     with_splat(SPLAT.replace("[    1.000000] # zs-harness: expect-warning",
+                              "# zs-harness: expect-warning")),
+     "failed\nsuccess\n", "exit 0", False, (2, 1, 1)),
     ("a kernel WARNING fails the run",
      GOOD.replace("[    1.000000] zram", "[    1.000000] WARNING: CPU: 0 PID: 1 at x\n"
                   "[    1.000001] zram"),

@@ -19,6 +19,15 @@ The run passes only if all of these hold:
     report: BUG, WARNING, Oops, panic, GPF, KASAN, UBSAN, kmemleak, lockdep,
     RCU or lockup reports, hung tasks, OOM kills, or any call trace.
 
+One exception, for tests that provoke a warning on purpose: a kernel line
+"# zs-harness: expect-warning FUNCTION" (a test module prints it just
+before the call) lets the next report line through if, and only if, it is
+a "WARNING: ... at FILE:LINE FUNCTION+0x..." line naming that FUNCTION;
+then the "Call Trace:" line of that warning's splat, up to its
+"---[ end trace" line, passes too. Any other report line, inside the splat
+or after a marker, counts as usual, and a marker is spent by the first
+report line that follows it, whatever that line is.
+
 Only top-level results count (nested subtests are indented). Prints what it
 found, the log path and the first offending lines on failure, and writes
 "PASSED FAILED SKIPPED" to the counts file (default RUNDIR/counts). FAILED
@@ -55,6 +64,43 @@ KERNEL_REPORTS = re.compile(
 RESULT = re.compile(r"(not ok|ok)\s+(\d+)\b(.*)")
 PLAN = re.compile(r"1\.\.(\d+)")
 SKIP = re.compile(r"#\s*SKIP\b", re.IGNORECASE)
+
+# A test announcing the one warning it provokes next (see the docstring).
+EXPECT_WARNING = re.compile(re.escape(MARK) + r"expect-warning (\w+)\s*$")
+WARNING_AT = re.compile(r"WARNING: CPU: \d+ PID: \d+ at \S+ (\w+)\+0x")
+END_TRACE = re.compile(r"---\[ end trace [0-9a-f]+ \]---")
+
+
+def report_hits(kernel):
+    """The kernel lines that are reports, less announced warnings.
+
+    Returns (hits, accepted): hits are (lineno, line) tuples, accepted is
+    how many announced warnings were let through."""
+    hits = []
+    accepted = 0
+    expected = None
+    in_splat = False
+    for n, line in kernel:
+        m = EXPECT_WARNING.search(line)
+        if m:
+            expected = m.group(1)
+            continue
+        if in_splat and END_TRACE.search(line):
+            in_splat = False
+            continue
+        if not KERNEL_REPORTS.search(line):
+            continue
+        if in_splat and KERNEL_REPORTS.search(line).group(0) == "Call Trace:":
+            continue
+        m = WARNING_AT.search(line)
+        if expected is not None and not in_splat and m and m.group(1) == expected:
+            accepted += 1
+            in_splat = True
+            expected = None
+            continue
+        expected = None
+        hits.append((n, line))
+    return hits, accepted
 
 
 class Doc:
@@ -251,7 +297,9 @@ def judge(rundir, max_lines):
             print("  suite %-24s never started  FAIL" % name)
             problems.append(("suite %s never started" % name, []))
 
-    hits = [(n, line) for n, line in kernel if KERNEL_REPORTS.search(line)]
+    hits, accepted = report_hits(kernel)
+    if accepted:
+        print("  %d announced warning(s) accepted (expect-warning)" % accepted)
     if hits:
         # Right after the run-level problems: the first thing to read.
         problems.insert(global_problems,
