@@ -513,7 +513,7 @@ def latency_section(data):
         return []
     L = ["## Allocation latency while compacting (test_zsmalloc compact_latency, TCG -smp 2)", "",
          "One boot per round and allocator: a kthread compacts a pool of 65536 objects of",
-         "100 bytes with three in four freed (refilled and compacted again until there are",
+         "100 bytes with three in four freed (emptied, refilled and compacted again until there are",
          "1000 samples, at most 32 times), while the test times zs_malloc() +",
          "zs_map_object(WO) + memset + zs_unmap_object() of one object of that class (then",
          "frees it, untimed); median, 99th percentile and worst of those samples, in ns.",

@@ -103,6 +103,7 @@ build() {
 	rm -rf "$OUT/ours-src"
 	mkdir -p "$OUT/ours-src"
 	cp "$top"/src/*.c "$top"/src/*.h "$top/src/Kbuild" "$OUT/ours-src/"
+	cp "$top/VERSION" "$OUT/"	# src/Kbuild reads ../VERSION
 	make -s -C "$kdir" M="$OUT/ours-src" modules
 	# The latency test from a snapshot of tests/ too.
 	rm -rf "$OUT/test-src"
