@@ -3,5 +3,12 @@
 # local locks sleep there and interrupt handlers run in threads, as RT users
 # boot with threadirqs; the concurrent in-kernel test and CPU hotplug under
 # swap load run longer than on amd64, where locking is tested hardest.
-APPEND    += threadirqs
+#
+# noirqdebug: with forced-threaded handlers, a long burst of console output
+# (the final dmesg dump) under TCG makes QEMU's 8250 raise TX interrupts that
+# its thread has already served; the spurious-IRQ detector counts them as
+# unhandled, disables IRQ 4 ("irq 4: nobody cared") and the serial port
+# stalls for good, so the guest never powers off.  Seen in CI and in 1 of 2
+# local runs on a loaded host; the allocator is not involved.
+APPEND    += threadirqs noirqdebug
 GUEST_ENV += ZS_CONCURRENT_LOOPS=400000 ZS_HOTPLUG_PASSES=6

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge one run of the test VM from what it left in its run directory.
 
-    verdict.py RUNDIR [--counts FILE] [--max-lines N]
+    verdict.py RUNDIR [--counts FILE] [--max-lines N] [--excerpt-lines N]
 
 RUNDIR holds console.log (ttyS0), result (ttyS1, the result channel) and
 exit (written by scripts/run-vm.sh: "exit N" or "timeout N").
@@ -29,7 +29,8 @@ or after a marker, counts as usual, and a marker is spent by the first
 report line that follows it, whatever that line is.
 
 Only top-level results count (nested subtests are indented). Prints what it
-found, the log path and the first offending lines on failure, and writes
+found, the log path and the first offending lines on failure, with the
+console around the first kernel report and its last lines, and writes
 "PASSED FAILED SKIPPED" to the counts file (default RUNDIR/counts). FAILED
 counts "not ok" and missing results; a run that fails without either counts
 as one failed test. Exit status: 0 pass, 1 fail, 2 usage.
@@ -56,9 +57,10 @@ KERNEL_REPORTS = re.compile(
         r"DEBUG_LOCKS_WARN_ON", r"turning off the locking correctness validator",
         r"Unable to handle kernel", r"invalid opcode:", r"stack-protector",
         r"list_(add|del) corruption", r"refcount_t: ", r"soft lockup",
-        r"hard LOCKUP", r"rcu: INFO: .*detected stalls?",
+        r"hard LOCKUP", r"rcu: INFO: .*detected (expedited )?stalls?",
         r"blocked for more than \d+ seconds", r"invoked oom-killer",
-        r"[Oo]ut of memory: Killed process", r"Call Trace:",
+        r"[Oo]ut of memory: Killed process", r"nobody cared",
+        r"Disabling IRQ #", r"Call Trace:",
     ]))
 
 RESULT = re.compile(r"(not ok|ok)\s+(\d+)\b(.*)")
@@ -211,7 +213,25 @@ def parse(lines):
     return announced, suites, kernel, state, errors
 
 
-def judge(rundir, max_lines):
+def print_excerpts(log, raw, hits, n):
+    """The console around the first report and at its end.
+
+    CI keeps only this output, not the run directory: the lines before a
+    call trace name what printed it, the last lines show where a guest
+    that never powered off stopped."""
+    def excerpt(title, first, last):
+        print("--- %s (%s:%d-%d) ---" % (title, log, first + 1, last))
+        for line in raw[first:last]:
+            print("    " + line)
+    if hits:
+        at = hits[0][0] - 1
+        excerpt("around the first report", max(0, at - n), min(len(raw), at + n))
+    while raw and not raw[-1]:
+        raw = raw[:-1]
+    excerpt("end of the console", max(0, len(raw) - n), len(raw))
+
+
+def judge(rundir, max_lines, excerpt_lines=25):
     log = os.path.join(rundir, "console.log")
     problems = []   # (text, [(lineno, line)...])
     passed = failed = skipped = 0
@@ -315,6 +335,8 @@ def judge(rundir, max_lines):
             print("    %s:%d: %s" % (log, n, line))
         if len(where) > max_lines:
             print("    ... %d more" % (len(where) - max_lines))
+    if problems:
+        print_excerpts(log, raw, hits, excerpt_lines)
     verdict = "FAIL" if problems else "PASS"
     print("verdict: %s, %d ok, %d not ok, %d skipped (console: %s)"
           % (verdict, passed, failed, skipped, log))
@@ -326,8 +348,11 @@ def main():
     ap.add_argument("rundir")
     ap.add_argument("--counts", help="file to write 'PASSED FAILED SKIPPED' to")
     ap.add_argument("--max-lines", type=int, default=12)
+    ap.add_argument("--excerpt-lines", type=int, default=25,
+                    help="console lines shown around a failure")
     args = ap.parse_args()
-    ok, passed, failed, skipped = judge(args.rundir, args.max_lines)
+    ok, passed, failed, skipped = judge(args.rundir, args.max_lines,
+                                         args.excerpt_lines)
     with open(args.counts or os.path.join(args.rundir, "counts"), "w") as f:
         f.write("%d %d %d\n" % (passed, failed, skipped))
     return 0 if ok else 1
