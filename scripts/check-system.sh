@@ -60,7 +60,9 @@ ZS_NEWER_SKIP="$skip"
 EOC
 mkfs.ext4 -q -F -L zs-test -d "$out/test" "$out/test.img" 512M
 
-: "${TIMEOUT:=1800}" "${MEM:=2G}"
+# The install boot took 1398 s on an idle host (two DKMS builds and a kernel
+# package under TCG): leave a slower CI host room.
+: "${TIMEOUT:=3000}" "${MEM:=2G}"
 export TIMEOUT MEM
 for stage in install ours stock; do
 	kver=$(newest_kver)
