@@ -1541,6 +1541,15 @@ static int zst_u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sorts @nr > 0 samples of @what and prints their median, p99 and worst. */
+static void zst_lat_print(struct zst_case_ctx *c, const char *what,
+			  u32 *samples, u32 nr)
+{
+	sort(samples, nr, sizeof(*samples), zst_u32_cmp, NULL);
+	zst_diag(c, "%s: median %u ns, p99 %u ns, worst %u ns", what,
+		 samples[nr / 2], samples[(u64)nr * 99 / 100], samples[nr - 1]);
+}
+
 /*
  * compact_latency (opt-in; the API only, so stock too): how long
  * zs_malloc() + zs_map_object() + zs_unmap_object() of one object take in a
@@ -1551,7 +1560,9 @@ static int zst_u32_cmp(const void *a, const void *b)
  * from an empty pool, so each compaction has the same work: refilling the
  * holes of the last round would leave the next one almost nothing to do.  The median, 99th
  * percentile and worst are printed, not judged: under TCG they also measure
- * the host.
+ * the host.  zs_malloc() and map + unmap are also timed apart, with a count
+ * of the samples whose zs_malloc() grew the pool (a lower bound: compaction
+ * frees pages meanwhile), to tell lock waits from page allocations.
  */
 #define ZST_LAT_MIN_SAMPLES	1000
 #define ZST_LAT_MAX_ROUNDS	32
@@ -1559,16 +1570,18 @@ static int zst_u32_cmp(const void *a, const void *b)
 static void zst_case_compact_latency(struct zst_case_ctx *c)
 {
 	const u32 n = 1 << 16, max_samples = 1 << 16, size = 100;
+	u32 *samples, *mallocs, *maps, nr = 0, grew = 0, r, i;
 	struct task_struct *task;
 	unsigned long *handles;
-	u32 *samples, nr = 0, r, i;
 	unsigned long freed = 0;
 	struct zst_lat lat;
 
 	handles = kvcalloc(n, sizeof(*handles), GFP_KERNEL);
 	samples = kvcalloc(max_samples, sizeof(*samples), GFP_KERNEL);
+	mallocs = kvcalloc(max_samples, sizeof(*mallocs), GFP_KERNEL);
+	maps = kvcalloc(max_samples, sizeof(*maps), GFP_KERNEL);
 	lat.pool = zs_create_pool("zst_latency");
-	if (!handles || !samples || !lat.pool) {
+	if (!handles || !samples || !mallocs || !maps || !lat.pool) {
 		c->skip = "cannot allocate test arrays or pool";
 		goto out;
 	}
@@ -1598,14 +1611,19 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 		}
 		wait_for_completion(&lat.started);
 		while (!atomic_read_acquire(&lat.done) && nr < max_samples) {
-			u64 t0 = ktime_get_ns();
+			unsigned long pages = zs_get_total_pages(lat.pool);
+			u64 t0 = ktime_get_ns(), t1;
 			unsigned long h = zs_malloc(lat.pool, size, ZST_GFP_NOWAIT);
 
+			t1 = ktime_get_ns();
+			grew += zs_get_total_pages(lat.pool) > pages;
 			if (!IS_ERR_VALUE(h)) {
 				memset(zs_map_object(lat.pool, h, ZS_MM_WO), 0, size);
 				zs_unmap_object(lat.pool, h);
 			}
-			samples[nr++] = min_t(u64, ktime_get_ns() - t0, U32_MAX);
+			samples[nr] = min_t(u64, ktime_get_ns() - t0, U32_MAX);
+			mallocs[nr] = min_t(u64, t1 - t0, U32_MAX);
+			maps[nr++] = min_t(u64, ktime_get_ns() - t1, U32_MAX);
 			if (!IS_ERR_VALUE(h))
 				zs_free(lat.pool, h);
 			cond_resched();
@@ -1622,11 +1640,11 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 		c->skip = "every compaction ended before a sample";
 		goto out;
 	}
-	sort(samples, nr, sizeof(*samples), zst_u32_cmp, NULL);
-	zst_diag(c, "%u samples during %u compactions (%lu pages freed)",
-		 nr, r, freed);
-	zst_diag(c, "malloc+map+unmap: median %u ns, p99 %u ns, worst %u ns",
-		 samples[nr / 2], samples[(u64)nr * 99 / 100], samples[nr - 1]);
+	zst_diag(c, "%u samples during %u compactions (%lu pages freed), %u grew the pool",
+		 nr, r, freed, grew);
+	zst_lat_print(c, "malloc+map+unmap", samples, nr);
+	zst_lat_print(c, "malloc", mallocs, nr);
+	zst_lat_print(c, "map+unmap", maps, nr);
 out:
 	if (lat.pool) {
 		for (i = 0; handles && i < n; i++)
@@ -1634,6 +1652,8 @@ out:
 				zs_free(lat.pool, handles[i]);
 		zs_destroy_pool(lat.pool);
 	}
+	kvfree(maps);
+	kvfree(mallocs);
 	kvfree(samples);
 	kvfree(handles);
 }
