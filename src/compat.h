@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between the kernels this module builds for, in one place.
- * Today: 6.1 (Debian 12); the shrinker API changed in 6.7.
+ * Today: 6.1 (Debian 12); the shrinker API changed in 6.7.  What later
+ * kernels change about movable pages, page fields, migration modes and
+ * error codes goes through the helpers below, so that the allocator's files
+ * name no kernel version.
  */
 #ifndef _ZS_COMPAT_H
 #define _ZS_COMPAT_H
 
+#include <linux/migrate.h>
+#include <linux/mm_types.h>
 #include <linux/shrinker.h>
 #include <linux/slab.h>
 #include <linux/version.h>
@@ -79,5 +84,49 @@ static inline void *zs_shrinker_data(struct shrinker *shrinker)
 }
 
 #endif
+
+/* What zs_malloc() returns for a size over PAGE_SIZE (6.1: -EINVAL). */
+#define ZS_ERR_TOO_BIG		(-EINVAL)
+
+/* What a movable_operations ->migrate_page() returns on success. */
+#define ZS_MIGRATE_SUCCESS	MIGRATEPAGE_SUCCESS
+
+/* Whether migration in @mode copies the page's contents (or leaves it to us). */
+static inline bool zs_migrate_copies(enum migrate_mode mode)
+{
+	return mode != MIGRATE_SYNC_NO_COPY;
+}
+
+/* A zspage page's position in its chain (page->index on 6.1). */
+static inline unsigned int zs_page_chain_pos(const struct page *page)
+{
+	return page->index;
+}
+
+static inline void zs_page_set_chain_pos(struct page *page, unsigned int pos)
+{
+	page->index = pos;
+}
+
+/*
+ * Movable pages: @page is locked by the caller.  On 6.1 a page is ours while
+ * it is movable with our operations; clearing that is how it leaves us.
+ */
+static inline void zs_page_set_movable(struct page *page,
+				       const struct movable_operations *ops)
+{
+	__SetPageMovable(page, ops);
+}
+
+static inline void zs_page_clear_movable(struct page *page)
+{
+	__ClearPageMovable(page);
+}
+
+static inline bool zs_page_has_movable_ops(struct page *page,
+					   const struct movable_operations *ops)
+{
+	return __PageMovable(page) && page_movable_ops(page) == ops;
+}
 
 #endif /* _ZS_COMPAT_H */

@@ -23,6 +23,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 /**
@@ -57,7 +58,7 @@ static enum cpuhp_state zs_map_cpuhp_state;
 /* The page after @page in its zspage. */
 static struct page *zs_next_page(struct page *page)
 {
-	return page_zspage(page)->pages[page->index + 1];
+	return page_zspage(page)->pages[zs_page_chain_pos(page) + 1];
 }
 
 /*

@@ -24,9 +24,9 @@
  * handle, a free object's word links to the next free object.  So the object
  * bytes in the pages are the caller's alone: allocation and free never touch
  * the pages, and no object carries a header.  Each page of a zspage records
- * its zspage in page->private and its position in the chain in page->index,
- * and is registered as movable (page->mapping), so that the kernel's memory
- * compaction can migrate it.
+ * its zspage in page->private and its position in the chain in page->index
+ * (zs_page_chain_pos()), and is registered as movable (page->mapping), so
+ * that the kernel's memory compaction can migrate it.
  *
  * A handle is the address of a word (the slot) taken from a slab cache.  The
  * slot holds the object's location: the pfn of the page it starts on, its
@@ -70,6 +70,7 @@
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 unsigned int zs_max_pages_per_zspage = 16;
@@ -163,8 +164,9 @@ static struct zspage *class_find_room(struct zs_pool *pool,
  *
  * Context: process or atomic context as @gfp allows; takes the class lock.
  * Return: an opaque handle; on failure a value for which
- * IS_ERR((void *)handle) holds: -EINVAL for a bad @size, -ENOMEM when memory
- * cannot be had with @gfp.
+ * IS_ERR((void *)handle) holds: -EINVAL for a size of 0, ZS_ERR_TOO_BIG
+ * (compat.h) for one over PAGE_SIZE, -ENOMEM when memory cannot be had with
+ * @gfp.
  */
 unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 {
@@ -173,8 +175,10 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 	struct zspage *zspage;
 	unsigned long *slot;
 
-	if (unlikely(!size || size > PAGE_SIZE))
+	if (unlikely(!size))
 		return (unsigned long)ERR_PTR(-EINVAL);
+	if (unlikely(size > PAGE_SIZE))
+		return (unsigned long)ERR_PTR(ZS_ERR_TOO_BIG);
 
 	slot = kmem_cache_alloc(zs_handle_cache, zs_meta_gfp(gfp));
 	if (!slot)

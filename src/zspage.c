@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 bool zs_ondemand = true;
@@ -337,7 +338,7 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 			       unsigned int p, struct page *page)
 {
 	set_page_private(page, (unsigned long)zspage);
-	page->index = p;
+	zs_page_set_chain_pos(page, p);
 	zspage->pages[p] = page;
 	zspage->nr_backed++;
 	/* Only now, fully set up, may migration see it. */
@@ -364,9 +365,9 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 /* Undoes zspage_attach_page(); the page is locked and we drop our ref. */
 static void zspage_detach_locked_page(struct zs_pool *pool, struct page *page)
 {
-	__ClearPageMovable(page);
+	zs_page_clear_movable(page);
 	set_page_private(page, 0);
-	page->index = 0;
+	zs_page_set_chain_pos(page, 0);
 	unlock_page(page);
 	dec_zone_page_state(page, NR_ZSPAGES);
 	atomic_long_dec(&pool->pages_allocated);
@@ -446,7 +447,8 @@ unsigned int zspage_first_free(struct zspage *zspage)
 unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
 			      unsigned int offset)
 {
-	return (page->index * PAGE_SIZE + offset) / zspage->class->size;
+	return (zs_page_chain_pos(page) * PAGE_SIZE + offset) /
+	       zspage->class->size;
 }
 
 /**
