@@ -85,17 +85,40 @@ static inline void *zs_shrinker_data(struct shrinker *shrinker)
 
 #endif
 
-/* What zs_malloc() returns for a size over PAGE_SIZE (6.1: -EINVAL). */
-#define ZS_ERR_TOO_BIG		(-EINVAL)
+/*
+ * The kernels built for: 6.1 (module), 6.12 and 7.2 (patch series).  Where a
+ * change landed in between is not checked: the boundaries below only need to
+ * tell these apart.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 
-/* What a movable_operations ->migrate_page() returns on success. */
-#define ZS_MIGRATE_SUCCESS	MIGRATEPAGE_SUCCESS
+/* include/linux/zsmalloc.h declares zs_lookup_class_index() (zram uses it). */
+#define ZS_HAVE_LOOKUP_CLASS_INDEX	1
+
+/* zswap counts -ENOSPC as a page that compressed poorly. */
+#define ZS_ERR_TOO_BIG		(-ENOSPC)
+
+/* MIGRATE_SYNC_NO_COPY is gone: the core always leaves the copy to us. */
+static inline bool zs_migrate_copies(enum migrate_mode mode)
+{
+	return true;
+}
+
+#else
+
+#define ZS_HAVE_LOOKUP_CLASS_INDEX	0
+#define ZS_ERR_TOO_BIG		(-EINVAL)
 
 /* Whether migration in @mode copies the page's contents (or leaves it to us). */
 static inline bool zs_migrate_copies(enum migrate_mode mode)
 {
 	return mode != MIGRATE_SYNC_NO_COPY;
 }
+
+#endif
+
+/* What a movable_operations ->migrate_page() returns on success. */
+#define ZS_MIGRATE_SUCCESS	MIGRATEPAGE_SUCCESS
 
 /* A zspage page's position in its chain (page->index on 6.1). */
 static inline unsigned int zs_page_chain_pos(const struct page *page)

@@ -326,6 +326,27 @@ unsigned long zs_get_total_pages(struct zs_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zs_get_total_pages);
 
+#if ZS_HAVE_LOOKUP_CLASS_INDEX
+/**
+ * zs_lookup_class_index - the class objects of a size go to
+ * @pool: the pool
+ * @size: object size in bytes
+ *
+ * zram's recompression keeps a recompressed object only if it goes to a
+ * class of smaller slots than before; sizes that share a class compare
+ * equal.  Sizes over PAGE_SIZE count as PAGE_SIZE.
+ *
+ * Context: any context.
+ * Return: a number that grows with the class's slot size.
+ */
+unsigned int zs_lookup_class_index(struct zs_pool *pool, unsigned int size)
+{
+	return zs_size_index(zs_class_of(pool, min_t(unsigned int, size,
+						      PAGE_SIZE))->size);
+}
+EXPORT_SYMBOL_GPL(zs_lookup_class_index);
+#endif
+
 /**
  * zs_pool_stats - copy a pool's statistics
  * @pool: the pool

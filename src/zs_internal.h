@@ -325,4 +325,7 @@ static inline void zs_zpool_exit(void)
 }
 #endif
 
+/* reclaim.c, built where the zpool driver evicts (see src/Kbuild) */
+int zs_zpool_shrink(void *data, unsigned int pages, unsigned int *reclaimed);
+
 #endif /* _ZS_INTERNAL_H */
