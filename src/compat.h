@@ -11,6 +11,7 @@
 
 #include <linux/migrate.h>
 #include <linux/mm_types.h>
+#include <linux/page-flags.h>
 #include <linux/shrinker.h>
 #include <linux/slab.h>
 #include <linux/version.h>
@@ -117,10 +118,70 @@ static inline bool zs_migrate_copies(enum migrate_mode mode)
 
 #endif
 
-/* What a movable_operations ->migrate_page() returns on success. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+
+/*
+ * 7.2: our pages are typed PGTY_zsmalloc and flagged MovableOps; the core
+ * finds the operations by page type (registered once).  Type and flag stay
+ * until the page is freed, so the core may still call us for a page we have
+ * let go of: page->private is 0 then.  page->index became __folio_index.
+ */
+#define ZS_MIGRATE_SUCCESS	0
+
+static inline int zs_movable_ops_register(const struct movable_operations *ops)
+{
+	return set_movable_ops(ops, PGTY_zsmalloc);
+}
+
+static inline void zs_movable_ops_unregister(void)
+{
+	set_movable_ops(NULL, PGTY_zsmalloc);
+}
+
+static inline unsigned int zs_page_chain_pos(const struct page *page)
+{
+	return page->__folio_index;
+}
+
+static inline void zs_page_set_chain_pos(struct page *page, unsigned int pos)
+{
+	page->__folio_index = pos;
+}
+
+static inline void zs_page_set_movable(struct page *page,
+				       const struct movable_operations *ops)
+{
+	__SetPageZsmalloc(page);
+	SetPageMovableOps(page);
+}
+
+static inline void zs_page_clear_movable(struct page *page)
+{
+}
+
+static inline bool zs_page_has_movable_ops(struct page *page,
+					   const struct movable_operations *ops)
+{
+	return PageZsmalloc(page) && page_private(page);
+}
+
+#else
+
+/*
+ * 6.1 and 6.12: a page is ours while it is movable with our operations
+ * (page->mapping); clearing that is how it leaves us.
+ */
 #define ZS_MIGRATE_SUCCESS	MIGRATEPAGE_SUCCESS
 
-/* A zspage page's position in its chain (page->index on 6.1). */
+static inline int zs_movable_ops_register(const struct movable_operations *ops)
+{
+	return 0;
+}
+
+static inline void zs_movable_ops_unregister(void)
+{
+}
+
 static inline unsigned int zs_page_chain_pos(const struct page *page)
 {
 	return page->index;
@@ -131,10 +192,6 @@ static inline void zs_page_set_chain_pos(struct page *page, unsigned int pos)
 	page->index = pos;
 }
 
-/*
- * Movable pages: @page is locked by the caller.  On 6.1 a page is ours while
- * it is movable with our operations; clearing that is how it leaves us.
- */
 static inline void zs_page_set_movable(struct page *page,
 				       const struct movable_operations *ops)
 {
@@ -151,5 +208,7 @@ static inline bool zs_page_has_movable_ops(struct page *page,
 {
 	return __PageMovable(page) && page_movable_ops(page) == ops;
 }
+
+#endif
 
 #endif /* _ZS_COMPAT_H */

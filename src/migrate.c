@@ -50,6 +50,9 @@ void zspage_page_set_movable(struct page *page)
 
 static bool zs_page_isolate(struct page *page, isolate_mode_t mode)
 {
+	/* A page we let go of (7.2 still calls, compat.h) is not ours to move. */
+	if (!page_private(page))
+		return false;
 	/* Page locked: the zspage stays.  A dying one is not worth moving. */
 	return !(READ_ONCE(page_zspage(page)->flags) & ZS_ZSPAGE_DYING);
 }
@@ -79,12 +82,16 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 			   enum migrate_mode mode)
 {
 	struct zspage *zspage = page_zspage(src);
-	struct size_class *class = zspage->class;
 	unsigned int i = zs_page_chain_pos(src);
+	struct size_class *class;
 
 	/* Without the copy, the objects would be lost. */
 	if (!zs_migrate_copies(mode))
 		return -EINVAL;
+	/* Let go of since isolation: nothing to move, the core frees it. */
+	if (!zspage)
+		return ZS_MIGRATE_SUCCESS;
+	class = zspage->class;
 
 	spin_lock(&class->lock);
 	/* A page given back waits for our page lock: it cannot be here. */
@@ -123,3 +130,21 @@ static const struct movable_operations zs_mops = {
 	.migrate_page = zs_page_migrate,
 	.putback_page = zs_page_putback,
 };
+
+/**
+ * zs_migrate_init - tell the migration core about our pages, where it asks
+ *
+ * Return: 0 or -errno.
+ */
+int zs_migrate_init(void)
+{
+	return zs_movable_ops_register(&zs_mops);
+}
+
+/**
+ * zs_migrate_exit - undo zs_migrate_init()
+ */
+void zs_migrate_exit(void)
+{
+	zs_movable_ops_unregister();
+}

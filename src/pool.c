@@ -524,11 +524,14 @@ static int __init zs_init(void)
 	err = zs_geometry_init();
 	if (err)
 		return err;
+	err = zs_migrate_init();
+	if (err)
+		goto exit_geometry;
 	zs_handle_cache = kmem_cache_create("zs_handle", sizeof(unsigned long),
 					    0, 0, NULL);
 	if (!zs_handle_cache) {
 		err = -ENOMEM;
-		goto exit_geometry;
+		goto exit_migrate;
 	}
 	err = zs_map_init();
 	if (err)
@@ -544,6 +547,8 @@ exit_stats:
 	zs_map_exit();
 destroy_handle_cache:
 	kmem_cache_destroy(zs_handle_cache);
+exit_migrate:
+	zs_migrate_exit();
 exit_geometry:
 	zs_geometry_exit();
 	return err;
@@ -555,6 +560,7 @@ static void __exit zs_exit(void)
 	zs_stats_exit();
 	zs_map_exit();
 	kmem_cache_destroy(zs_handle_cache);
+	zs_migrate_exit();
 	zs_geometry_exit();
 }
 

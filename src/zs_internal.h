@@ -303,6 +303,8 @@ void zs_shrinker_unregister(struct zs_pool *pool);
 /* migrate.c */
 void zspage_page_set_movable(struct page *page);
 bool zs_page_is_ours(struct page *page);
+int zs_migrate_init(void);
+void zs_migrate_exit(void);
 
 /* stats.c */
 void zs_stats_init(void);
