@@ -120,6 +120,9 @@ static inline bool zs_migrate_copies(enum migrate_mode mode)
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
 
+/* zs_malloc() takes the node new pages should come from. */
+#define ZS_MALLOC_TAKES_NID	1
+
 /*
  * 7.2: our pages are typed PGTY_zsmalloc and flagged MovableOps; the core
  * finds the operations by page type (registered once).  Type and flag stay
@@ -166,6 +169,8 @@ static inline bool zs_page_has_movable_ops(struct page *page,
 }
 
 #else
+
+#define ZS_MALLOC_TAKES_NID	0
 
 /*
  * 6.1 and 6.12: a page is ours while it is movable with our operations

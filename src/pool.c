@@ -115,12 +115,13 @@ static struct zspage *class_pick_zspage(struct size_class *class)
 
 /*
  * Finds the zspage the next object of @class goes into, with pages in @spare
- * for whatever pages its slot lacks.  Takes class->lock and returns with it
- * held, with the zspage, or with NULL when memory cannot be had with @gfp.
+ * for whatever pages its slot lacks, taken from node @nid (or NUMA_NO_NODE).
+ * Takes class->lock and returns with it held, with the zspage, or with NULL
+ * when memory cannot be had with @gfp.
  */
 static struct zspage *class_find_room(struct zs_pool *pool,
 				      struct size_class *class, gfp_t gfp,
-				      struct page **spare)
+				      int nid, struct page **spare)
 	__acquires(&class->lock)
 {
 	struct zspage *zspage;
@@ -132,7 +133,7 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 		zspage = class_pick_zspage(class);
 		if (!zspage) {
 			spin_unlock(&class->lock);
-			zspage = zspage_create(pool, class, gfp);
+			zspage = zspage_create(pool, class, gfp, nid);
 			spin_lock(&class->lock);
 			if (!zspage)
 				return NULL;
@@ -145,30 +146,18 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 		/* First try as the caller allows, but without sleeping. */
 		if (!missing ||
 		    !zs_spare_fill(spare, missing, (gfp & ~__GFP_DIRECT_RECLAIM) |
-				   __GFP_NOWARN))
+				   __GFP_NOWARN, nid))
 			return zspage;
 		spin_unlock(&class->lock);
-		err = zs_spare_fill(spare, missing, gfp);
+		err = zs_spare_fill(spare, missing, gfp, nid);
 		spin_lock(&class->lock);
 		if (err)
 			return NULL;
 	}
 }
 
-/**
- * zs_malloc - allocate an object from a pool
- * @pool: pool to allocate from
- * @size: object size in bytes, 1..PAGE_SIZE
- * @gfp: how the pool may get memory; __GFP_HIGHMEM and __GFP_MOVABLE apply to
- *	the pages holding objects, not to metadata
- *
- * Context: process or atomic context as @gfp allows; takes the class lock.
- * Return: an opaque handle; on failure a value for which
- * IS_ERR((void *)handle) holds: -EINVAL for a size of 0, ZS_ERR_TOO_BIG
- * (compat.h) for one over PAGE_SIZE, -ENOMEM when memory cannot be had with
- * @gfp.
- */
-unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
+static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
+				  gfp_t gfp, int nid)
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct size_class *class;
@@ -185,7 +174,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = zs_class_of(pool, size);
-	zspage = class_find_room(pool, class, gfp, spare);
+	zspage = class_find_room(pool, class, gfp, nid, spare);
 	if (likely(zspage))
 		zspage_alloc_obj(pool, zspage, zspage_first_free(zspage),
 				 (unsigned long)slot, size, spare);
@@ -197,6 +186,33 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 	}
 	return (unsigned long)slot;
 }
+
+/**
+ * zs_malloc - allocate an object from a pool
+ * @pool: pool to allocate from
+ * @size: object size in bytes, 1..PAGE_SIZE
+ * @gfp: how the pool may get memory; __GFP_HIGHMEM and __GFP_MOVABLE apply to
+ *	the pages holding objects, not to metadata
+ * @nid: (7.2) the node to take new pages from, or NUMA_NO_NODE
+ *
+ * Context: process or atomic context as @gfp allows; takes the class lock.
+ * Return: an opaque handle; on failure a value for which
+ * IS_ERR((void *)handle) holds: -EINVAL for a size of 0, ZS_ERR_TOO_BIG
+ * (compat.h) for one over PAGE_SIZE, -ENOMEM when memory cannot be had with
+ * @gfp.
+ */
+#if ZS_MALLOC_TAKES_NID
+unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
+			const int nid)
+{
+	return zs_malloc_on(pool, size, gfp, nid);
+}
+#else
+unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
+{
+	return zs_malloc_on(pool, size, gfp, NUMA_NO_NODE);
+}
+#endif
 EXPORT_SYMBOL_GPL(zs_malloc);
 
 /**

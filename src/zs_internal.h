@@ -261,7 +261,7 @@ void zspage_set_group(struct zspage *zspage);
 void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
-			     gfp_t gfp);
+			     gfp_t gfp, int nid);
 void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
 		       unsigned int *first, unsigned int *last);
 unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx);
@@ -281,7 +281,7 @@ unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
 			      unsigned int offset);
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size);
-int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp);
+int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid);
 void zs_spare_drop(struct page **spare);
 
 /* pool.c */

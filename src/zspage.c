@@ -254,21 +254,29 @@ void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
 	class->group_count[zspage->group]--;
 }
 
+/* A page on node @nid, or as the task's memory policy says for NUMA_NO_NODE. */
+static struct page *zs_alloc_page(gfp_t gfp, int nid)
+{
+	return nid == NUMA_NO_NODE ? alloc_page(gfp) :
+				     alloc_pages_node(nid, gfp, 0);
+}
+
 /**
  * zs_spare_fill - make sure @spare holds at least @nr pages
  * @spare: ZS_SLOT_MAX_PAGES entries, NULL where empty
  * @nr: pages wanted, at most ZS_SLOT_MAX_PAGES
  * @gfp: how to allocate them
+ * @nid: on which node, or NUMA_NO_NODE
  *
  * Return: 0, or -ENOMEM (what was allocated stays in @spare).
  */
-int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp)
+int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
 		if (!spare[i])
-			spare[i] = alloc_page(gfp);
+			spare[i] = zs_alloc_page(gfp, nid);
 		if (!spare[i])
 			return -ENOMEM;
 	}
@@ -580,6 +588,7 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
  * @pool: the pool
  * @class: the class
  * @gfp: how to allocate; the descriptor is never highmem nor movable
+ * @nid: the node for its pages, or NUMA_NO_NODE
  *
  * With on-demand backing the zspage has no page yet; otherwise all of them.
  *
@@ -587,7 +596,7 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
  * Return: the zspage, on no list, or NULL.
  */
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
-			     gfp_t gfp)
+			     gfp_t gfp, int nid)
 {
 	struct page *pages[ZS_MAX_PAGES_PER_ZSPAGE];
 	struct zspage *zspage;
@@ -603,7 +612,7 @@ struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
 		return zspage;
 
 	for (p = 0; p < class->pages_per_zspage; p++) {
-		pages[p] = alloc_page(gfp);
+		pages[p] = zs_alloc_page(gfp, nid);
 		if (!pages[p])
 			goto free_pages;
 	}
