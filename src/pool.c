@@ -43,7 +43,10 @@
  * Mapping (map.c) returns the object's address in its page when the object
  * lies in one page, and otherwise copies it into a per-CPU buffer (and back at
  * unmap unless the mapping was read-only).  A mapped object's zspage is
- * pinned: compaction and migration leave pinned zspages alone.
+ * pinned: compaction and migration leave pinned zspages alone.  7.2 replaced
+ * mapping with reads that may sleep and one-call writes (obj.c): a read pins
+ * the same way and copies an object that spans pages into the caller's
+ * buffer.  compat.h holds what else differs between kernels.
  *
  * Lock order
  *

@@ -212,6 +212,12 @@ static inline size_t zs_loc_size(unsigned long loc)
 	return (loc & ((1UL << ZS_LOC_SIZE_BITS) - 1)) + 1;
 }
 
+/* Whether the object at @loc crosses into the next page of its zspage. */
+static inline bool zs_loc_spans(unsigned long loc)
+{
+	return zs_loc_offset(loc) + zs_loc_size(loc) > PAGE_SIZE;
+}
+
 static inline unsigned int zs_size_index(size_t size)
 {
 	if (size <= ZS_MIN_ALLOC_SIZE)
@@ -290,10 +296,19 @@ void zs_handle_release(unsigned long handle);
 struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
 				unsigned long *locp, bool freed_ok);
 
-/* map.c */
+/* map.c (6.1, 6.12) or obj.c (7.2): the object access API */
 int zs_map_init(void);
 void zs_map_exit(void);
+
+/* access.c */
 void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc);
+void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj);
+struct page *zs_obj_next_page(struct page *page);
+struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
+			  unsigned long *locp);
+struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
+				  unsigned long *locp);
+void zs_obj_unpin(struct zspage *zspage);
 
 /* compact.c */
 unsigned long zs_class_freeable_pages(struct size_class *class);
