@@ -127,7 +127,8 @@ static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
 			break;
 		dst_idx = zspage_first_free(dst);
 		missing = zspage_missing_pages(dst, dst_idx);
-		if (missing && zs_spare_fill(spare, missing, ZS_COMPACT_GFP)) {
+		if (missing && zs_spare_fill(spare, missing, ZS_COMPACT_GFP,
+					     NUMA_NO_NODE)) {
 			moved_all = false;
 			break;
 		}
@@ -217,7 +218,8 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 		if (missing &&
 		    (!spare ||
 		     zspage_pages_freed_by_move(zspage, idx, hole) < missing ||
-		     zs_spare_fill(spare, missing, ZS_COMPACT_GFP)))
+		     zs_spare_fill(spare, missing, ZS_COMPACT_GFP,
+				   NUMA_NO_NODE)))
 			continue;
 		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);
 	}

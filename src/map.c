@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Mapping objects, and copying them between locations.
+ * Mapping objects: the zs_map_object() API of 6.1 and 6.12 (7.2: obj.c).
  *
  * An object that lies in one page is mapped where it is.  One that spans two
  * pages of its zspage is copied into a per-CPU buffer of PAGE_SIZE bytes, and
@@ -23,6 +23,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 /**
@@ -54,80 +55,6 @@ static DEFINE_PER_CPU(struct zs_map_area, zs_map_area) = {
 
 static enum cpuhp_state zs_map_cpuhp_state;
 
-/* The page after @page in its zspage. */
-static struct page *zs_next_page(struct page *page)
-{
-	return page_zspage(page)->pages[page->index + 1];
-}
-
-/*
- * Copies the object at @loc into @buf, or @buf into the object, in at most
- * two pieces.  The location must be stable: class lock held or zspage pinned.
- */
-static void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj)
-{
-	struct page *page = zs_loc_page(loc);
-	unsigned int offset = zs_loc_offset(loc);
-	size_t size = zs_loc_size(loc);
-
-	while (size) {
-		size_t piece = min_t(size_t, size, PAGE_SIZE - offset);
-
-		if (to_obj)
-			memcpy_to_page(page, offset, buf, piece);
-		else
-			memcpy_from_page(buf, page, offset, piece);
-		buf += piece;
-		size -= piece;
-		if (size)
-			page = zs_next_page(page);
-		offset = 0;
-	}
-}
-
-/**
- * zs_obj_copy - copy an object to a new location
- * @dst_loc: location word of the destination (same size)
- * @src_loc: location word of the object
- *
- * Context: class->lock held; may run in atomic context.
- */
-void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc)
-{
-	struct page *src_page = zs_loc_page(src_loc);
-	struct page *dst_page = zs_loc_page(dst_loc);
-	unsigned int src_off = zs_loc_offset(src_loc);
-	unsigned int dst_off = zs_loc_offset(dst_loc);
-	size_t size = zs_loc_size(src_loc);
-
-	while (size) {
-		size_t piece = min3(size, PAGE_SIZE - src_off,
-				    PAGE_SIZE - dst_off);
-		char *src = kmap_local_page(src_page);
-		char *dst = kmap_local_page(dst_page);
-
-		memcpy(dst + dst_off, src + src_off, piece);
-		kunmap_local(dst);
-		kunmap_local(src);
-		size -= piece;
-		src_off += piece;
-		dst_off += piece;
-		if (size && src_off == PAGE_SIZE) {
-			src_page = zs_next_page(src_page);
-			src_off = 0;
-		}
-		if (size && dst_off == PAGE_SIZE) {
-			dst_page = zs_next_page(dst_page);
-			dst_off = 0;
-		}
-	}
-}
-
-static bool zs_loc_spans(unsigned long loc)
-{
-	return zs_loc_offset(loc) + zs_loc_size(loc) > PAGE_SIZE;
-}
-
 /**
  * zs_map_object - map an object so that it can be read or written
  * @pool: the pool the object belongs to
@@ -156,21 +83,11 @@ static bool zs_loc_spans(unsigned long loc)
 void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 		    enum zs_mapmode mm)
 {
-	unsigned long *slot = (unsigned long *)handle;
-	struct size_class *class;
 	struct zs_map_area *area;
 	struct zspage *zspage;
 	unsigned long loc = 0;
 
-	/* Any word gives a size of 1..PAGE_SIZE, so some class of @pool. */
-	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*slot)));
-	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, true);
-	/* Pinned: neither compaction nor migration moves it until unmap. */
-	if (zspage)
-		atomic_inc(&zspage->pinned);
-	spin_unlock(&class->lock);
-
+	zspage = zs_obj_pin(pool, handle, &loc);
 	local_lock(&zs_map_area.lock);
 	area = this_cpu_ptr(&zs_map_area);
 	area->handle = handle;
@@ -222,12 +139,8 @@ void zs_unmap_object(struct zs_pool *pool, unsigned long handle)
 	else if (zspage && area->mode != ZS_MM_RO)
 		zs_obj_pieces(area->loc, area->buf, true);
 	local_unlock(&zs_map_area.lock);
-	if (!zspage)
-		return;
-
-	/* Our writes to the object come before whoever moves it next. */
-	smp_mb__before_atomic();
-	atomic_dec(&zspage->pinned);
+	if (zspage)
+		zs_obj_unpin(zspage);
 }
 EXPORT_SYMBOL_GPL(zs_unmap_object);
 

@@ -19,6 +19,7 @@
 #include <linux/pagemap.h>
 #include <linux/vmstat.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 static const struct movable_operations zs_mops;
@@ -31,7 +32,7 @@ static const struct movable_operations zs_mops;
  */
 bool zs_page_is_ours(struct page *page)
 {
-	return __PageMovable(page) && page_movable_ops(page) == &zs_mops;
+	return zs_page_has_movable_ops(page, &zs_mops);
 }
 
 /**
@@ -43,12 +44,15 @@ void zspage_page_set_movable(struct page *page)
 	/* Nobody else can hold the lock of a page just allocated. */
 	if (WARN_ON_ONCE(!trylock_page(page)))
 		return;
-	__SetPageMovable(page, &zs_mops);
+	zs_page_set_movable(page, &zs_mops);
 	unlock_page(page);
 }
 
 static bool zs_page_isolate(struct page *page, isolate_mode_t mode)
 {
+	/* A page we let go of (7.2 still calls, compat.h) is not ours to move. */
+	if (!page_private(page))
+		return false;
 	/* Page locked: the zspage stays.  A dying one is not worth moving. */
 	return !(READ_ONCE(page_zspage(page)->flags) & ZS_ZSPAGE_DYING);
 }
@@ -78,12 +82,16 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 			   enum migrate_mode mode)
 {
 	struct zspage *zspage = page_zspage(src);
-	struct size_class *class = zspage->class;
-	unsigned int i = src->index;
+	unsigned int i = zs_page_chain_pos(src);
+	struct size_class *class;
 
 	/* Without the copy, the objects would be lost. */
-	if (mode == MIGRATE_SYNC_NO_COPY)
+	if (!zs_migrate_copies(mode))
 		return -EINVAL;
+	/* Let go of since isolation: nothing to move, the core frees it. */
+	if (!zspage)
+		return ZS_MIGRATE_SUCCESS;
+	class = zspage->class;
 
 	spin_lock(&class->lock);
 	/* A page given back waits for our page lock: it cannot be here. */
@@ -95,8 +103,8 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	}
 	copy_highpage(dst, src);
 	set_page_private(dst, (unsigned long)zspage);
-	dst->index = i;
-	__SetPageMovable(dst, &zs_mops);
+	zs_page_set_chain_pos(dst, i);
+	zs_page_set_movable(dst, &zs_mops);
 	zspage->pages[i] = dst;
 	zspage_move_slots(zspage, i);
 	spin_unlock(&class->lock);
@@ -105,11 +113,11 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	get_page(dst);
 	inc_zone_page_state(dst, NR_ZSPAGES);
 	dec_zone_page_state(src, NR_ZSPAGES);
-	__ClearPageMovable(src);
+	zs_page_clear_movable(src);
 	set_page_private(src, 0);
-	src->index = 0;
+	zs_page_set_chain_pos(src, 0);
 	put_page(src);
-	return MIGRATEPAGE_SUCCESS;
+	return ZS_MIGRATE_SUCCESS;
 }
 
 static void zs_page_putback(struct page *page)
@@ -122,3 +130,21 @@ static const struct movable_operations zs_mops = {
 	.migrate_page = zs_page_migrate,
 	.putback_page = zs_page_putback,
 };
+
+/**
+ * zs_migrate_init - tell the migration core about our pages, where it asks
+ *
+ * Return: 0 or -errno.
+ */
+int zs_migrate_init(void)
+{
+	return zs_movable_ops_register(&zs_mops);
+}
+
+/**
+ * zs_migrate_exit - undo zs_migrate_init()
+ */
+void zs_migrate_exit(void)
+{
+	zs_movable_ops_unregister();
+}

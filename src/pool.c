@@ -24,9 +24,9 @@
  * handle, a free object's word links to the next free object.  So the object
  * bytes in the pages are the caller's alone: allocation and free never touch
  * the pages, and no object carries a header.  Each page of a zspage records
- * its zspage in page->private and its position in the chain in page->index,
- * and is registered as movable (page->mapping), so that the kernel's memory
- * compaction can migrate it.
+ * its zspage in page->private and its position in the chain in page->index
+ * (zs_page_chain_pos()), and is registered as movable (page->mapping), so
+ * that the kernel's memory compaction can migrate it.
  *
  * A handle is the address of a word (the slot) taken from a slab cache.  The
  * slot holds the object's location: the pfn of the page it starts on, its
@@ -43,7 +43,10 @@
  * Mapping (map.c) returns the object's address in its page when the object
  * lies in one page, and otherwise copies it into a per-CPU buffer (and back at
  * unmap unless the mapping was read-only).  A mapped object's zspage is
- * pinned: compaction and migration leave pinned zspages alone.
+ * pinned: compaction and migration leave pinned zspages alone.  7.2 replaced
+ * mapping with reads that may sleep and one-call writes (obj.c): a read pins
+ * the same way and copies an object that spans pages into the caller's
+ * buffer.  compat.h holds what else differs between kernels.
  *
  * Lock order
  *
@@ -70,6 +73,7 @@
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 unsigned int zs_max_pages_per_zspage = 16;
@@ -114,12 +118,13 @@ static struct zspage *class_pick_zspage(struct size_class *class)
 
 /*
  * Finds the zspage the next object of @class goes into, with pages in @spare
- * for whatever pages its slot lacks.  Takes class->lock and returns with it
- * held, with the zspage, or with NULL when memory cannot be had with @gfp.
+ * for whatever pages its slot lacks, taken from node @nid (or NUMA_NO_NODE).
+ * Takes class->lock and returns with it held, with the zspage, or with NULL
+ * when memory cannot be had with @gfp.
  */
 static struct zspage *class_find_room(struct zs_pool *pool,
 				      struct size_class *class, gfp_t gfp,
-				      struct page **spare)
+				      int nid, struct page **spare)
 	__acquires(&class->lock)
 {
 	struct zspage *zspage;
@@ -131,7 +136,7 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 		zspage = class_pick_zspage(class);
 		if (!zspage) {
 			spin_unlock(&class->lock);
-			zspage = zspage_create(pool, class, gfp);
+			zspage = zspage_create(pool, class, gfp, nid);
 			spin_lock(&class->lock);
 			if (!zspage)
 				return NULL;
@@ -144,44 +149,35 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 		/* First try as the caller allows, but without sleeping. */
 		if (!missing ||
 		    !zs_spare_fill(spare, missing, (gfp & ~__GFP_DIRECT_RECLAIM) |
-				   __GFP_NOWARN))
+				   __GFP_NOWARN, nid))
 			return zspage;
 		spin_unlock(&class->lock);
-		err = zs_spare_fill(spare, missing, gfp);
+		err = zs_spare_fill(spare, missing, gfp, nid);
 		spin_lock(&class->lock);
 		if (err)
 			return NULL;
 	}
 }
 
-/**
- * zs_malloc - allocate an object from a pool
- * @pool: pool to allocate from
- * @size: object size in bytes, 1..PAGE_SIZE
- * @gfp: how the pool may get memory; __GFP_HIGHMEM and __GFP_MOVABLE apply to
- *	the pages holding objects, not to metadata
- *
- * Context: process or atomic context as @gfp allows; takes the class lock.
- * Return: an opaque handle; on failure a value for which
- * IS_ERR((void *)handle) holds: -EINVAL for a bad @size, -ENOMEM when memory
- * cannot be had with @gfp.
- */
-unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
+static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
+				  gfp_t gfp, int nid)
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct size_class *class;
 	struct zspage *zspage;
 	unsigned long *slot;
 
-	if (unlikely(!size || size > PAGE_SIZE))
+	if (unlikely(!size))
 		return (unsigned long)ERR_PTR(-EINVAL);
+	if (unlikely(size > PAGE_SIZE))
+		return (unsigned long)ERR_PTR(ZS_ERR_TOO_BIG);
 
 	slot = kmem_cache_alloc(zs_handle_cache, zs_meta_gfp(gfp));
 	if (!slot)
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = zs_class_of(pool, size);
-	zspage = class_find_room(pool, class, gfp, spare);
+	zspage = class_find_room(pool, class, gfp, nid, spare);
 	if (likely(zspage))
 		zspage_alloc_obj(pool, zspage, zspage_first_free(zspage),
 				 (unsigned long)slot, size, spare);
@@ -193,6 +189,33 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 	}
 	return (unsigned long)slot;
 }
+
+/**
+ * zs_malloc - allocate an object from a pool
+ * @pool: pool to allocate from
+ * @size: object size in bytes, 1..PAGE_SIZE
+ * @gfp: how the pool may get memory; __GFP_HIGHMEM and __GFP_MOVABLE apply to
+ *	the pages holding objects, not to metadata
+ * @nid: (7.2) the node to take new pages from, or NUMA_NO_NODE
+ *
+ * Context: process or atomic context as @gfp allows; takes the class lock.
+ * Return: an opaque handle; on failure a value for which
+ * IS_ERR((void *)handle) holds: -EINVAL for a size of 0, ZS_ERR_TOO_BIG
+ * (compat.h) for one over PAGE_SIZE, -ENOMEM when memory cannot be had with
+ * @gfp.
+ */
+#if ZS_MALLOC_TAKES_NID
+unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
+			const int nid)
+{
+	return zs_malloc_on(pool, size, gfp, nid);
+}
+#else
+unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
+{
+	return zs_malloc_on(pool, size, gfp, NUMA_NO_NODE);
+}
+#endif
 EXPORT_SYMBOL_GPL(zs_malloc);
 
 /**
@@ -321,6 +344,27 @@ unsigned long zs_get_total_pages(struct zs_pool *pool)
 	return atomic_long_read(&pool->pages_allocated);
 }
 EXPORT_SYMBOL_GPL(zs_get_total_pages);
+
+#if ZS_HAVE_LOOKUP_CLASS_INDEX
+/**
+ * zs_lookup_class_index - the class objects of a size go to
+ * @pool: the pool
+ * @size: object size in bytes
+ *
+ * zram's recompression keeps a recompressed object only if it goes to a
+ * class of smaller slots than before; sizes that share a class compare
+ * equal.  Sizes over PAGE_SIZE count as PAGE_SIZE.
+ *
+ * Context: any context.
+ * Return: a number that grows with the class's slot size.
+ */
+unsigned int zs_lookup_class_index(struct zs_pool *pool, unsigned int size)
+{
+	return zs_size_index(zs_class_of(pool, min_t(unsigned int, size,
+						      PAGE_SIZE))->size);
+}
+EXPORT_SYMBOL_GPL(zs_lookup_class_index);
+#endif
 
 /**
  * zs_pool_stats - copy a pool's statistics
@@ -499,11 +543,14 @@ static int __init zs_init(void)
 	err = zs_geometry_init();
 	if (err)
 		return err;
+	err = zs_migrate_init();
+	if (err)
+		goto exit_geometry;
 	zs_handle_cache = kmem_cache_create("zs_handle", sizeof(unsigned long),
 					    0, 0, NULL);
 	if (!zs_handle_cache) {
 		err = -ENOMEM;
-		goto exit_geometry;
+		goto exit_migrate;
 	}
 	err = zs_map_init();
 	if (err)
@@ -519,6 +566,8 @@ exit_stats:
 	zs_map_exit();
 destroy_handle_cache:
 	kmem_cache_destroy(zs_handle_cache);
+exit_migrate:
+	zs_migrate_exit();
 exit_geometry:
 	zs_geometry_exit();
 	return err;
@@ -530,6 +579,7 @@ static void __exit zs_exit(void)
 	zs_stats_exit();
 	zs_map_exit();
 	kmem_cache_destroy(zs_handle_cache);
+	zs_migrate_exit();
 	zs_geometry_exit();
 }
 

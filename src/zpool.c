@@ -1,34 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The zpool driver "zsmalloc", through which zswap uses this allocator, with
- * the .shrink the stock 6.1 module lacks: when zswap's pool is full, it asks
- * us to free pages, and we evict whole zspages through zswap's evict callback,
- * which writes each object back to the swap device and frees it.
- *
- * Reclaim takes a victim zspage off its class's lists and marks it RECLAIM:
- * nothing is allocated into it and compaction leaves it alone.  An object of
- * it that its owner frees meanwhile is only marked ZS_REF_FREED, so that the
- * evictor may still map its handle; the reclaimer frees such objects at the
- * end, then frees the zspage if it is empty or puts it back if not.
- *
- * The victim is a zspage of the emptiest fullness group across classes,
- * weighted by objects per page: the fewest writebacks per page freed.
- *
- * What 6.1's zswap does with a handle whose object its owner frees between
- * our check (zspage_evictable_handle(), under the class lock, just before
- * the callback) and zswap's own lookup: the evict callback maps the handle,
- * reads the swap entry the object starts with, and looks that entry up in
- * its tree.  The object is still there with its bytes (FREED, not freed),
- * so the swap entry read is the right one; zswap finds no entry for it and
- * returns 0.  Unless that swap slot was stored again in between (a
- * duplicate store, or the slot freed and reused) and its page has already
- * left the swap cache: then zswap writes this object's old bytes back for
- * the new entry, and drops the new entry.  Only zswap can close that (by
- * checking that the entry it found has the handle it was given; later
- * kernels write back entries from zswap's own LRU instead of handles): the
- * allocator knows neither zswap's header nor its tree.  zbud and z3fold in
- * 6.1 have the same window.  Ours is kept to zswap's side: the check comes
- * right before the callback, and an object freed before it is not evicted.
+ * The zpool driver "zsmalloc", through which zswap uses this allocator on
+ * kernels that have zpool.  On 6.1, zswap hands the driver its callbacks and
+ * asks it to evict (reclaim.c); later kernels create a zpool with a name
+ * alone and count its pages.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,157 +12,7 @@
 
 #include "zs_internal.h"
 
-/* How many victims one shrink call tries before it gives up. */
-#define ZS_RECLAIM_TRIES	8
-
-/* Objects to write back per page freed, scaled, for a zspage of @group. */
-static unsigned long class_reclaim_cost(struct size_class *class, int group)
-{
-	return (2 * group + 1) * class->objs_per_zspage /
-	       class->pages_per_zspage;
-}
-
-/* The class whose emptiest zspages cost the least to evict, or NULL. */
-static struct size_class *pool_pick_victim_class(struct zs_pool *pool)
-{
-	struct size_class *best = NULL;
-	unsigned long best_cost = ULONG_MAX;
-	unsigned int i;
-	int group;
-
-	for (i = 0; i < pool->nr_classes; i++) {
-		struct size_class *class = pool->classes[i];
-
-		for (group = 0; group < ZS_NR_GROUPS; group++) {
-			if (!READ_ONCE(class->group_count[group]))
-				continue;
-			if (class_reclaim_cost(class, group) < best_cost) {
-				best_cost = class_reclaim_cost(class, group);
-				best = class;
-			}
-			break;
-		}
-	}
-	return best;
-}
-
-/* Takes the emptiest zspage of @class off its list for reclaim, or NULL. */
-static struct zspage *class_take_victim(struct size_class *class)
-{
-	struct zspage *zspage = NULL;
-	int group;
-
-	spin_lock(&class->lock);
-	for (group = 0; group < ZS_NR_GROUPS; group++) {
-		if (list_empty(&class->groups[group]))
-			continue;
-		zspage = list_first_entry(&class->groups[group],
-					  struct zspage, list);
-		class_unlink_zspage(class, zspage);
-		zspage->flags |= ZS_ZSPAGE_RECLAIM;
-		break;
-	}
-	spin_unlock(&class->lock);
-	return zspage;
-}
-
-/* The handle of object @idx if it is still to be evicted, else 0. */
-static unsigned long zspage_evictable_handle(struct zspage *zspage,
-					     unsigned int idx)
-{
-	struct size_class *class = zspage->class;
-	unsigned long ref;
-
-	spin_lock(&class->lock);
-	ref = zspage_refs(zspage)[idx];
-	spin_unlock(&class->lock);
-	if ((ref & (ZS_REF_ALLOCATED | ZS_REF_FREED)) != ZS_REF_ALLOCATED)
-		return 0;
-	return ref & ZS_REF_HANDLE_MASK;
-}
-
-/*
- * Frees what was freed during reclaim and ends it.  Returns true if the
- * zspage is empty and released: the caller frees it.
- */
-static bool zspage_end_reclaim(struct zs_pool *pool, struct zspage *zspage)
-{
-	struct size_class *class = zspage->class;
-	unsigned long *refs = zspage_refs(zspage);
-	bool empty = false;
-	unsigned int idx;
-
-	spin_lock(&class->lock);
-	for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
-		unsigned long ref = refs[idx];
-
-		if (!(ref & ZS_REF_FREED))
-			continue;
-		zspage_free_obj(pool, zspage, idx);
-		zs_handle_release(ref & ZS_REF_HANDLE_MASK);
-	}
-	zspage->flags &= ~ZS_ZSPAGE_RECLAIM;
-	if (!zspage->inuse)
-		empty = zspage_release(zspage);
-	else
-		class_link_zspage(class, zspage);
-	spin_unlock(&class->lock);
-	return empty;
-}
-
-/*
- * Evicts one zspage: returns the pages freed, or -errno: -ENOENT when the
- * pool has no zspage to evict, -EAGAIN when the class picked (without its
- * lock) emptied before we took one: others may still have some.
- */
-static int zs_reclaim_one(struct zs_pool *pool)
-{
-	struct size_class *class = pool_pick_victim_class(pool);
-	struct zspage *zspage;
-	unsigned int idx;
-	int ret = 0, freed;
-
-	if (!class)
-		return -ENOENT;
-	zspage = class_take_victim(class);
-	if (!zspage)
-		return -EAGAIN;
-	/* Nothing is allocated in a zspage under reclaim. */
-	for (idx = 0; idx < class->objs_per_zspage && !ret; idx++) {
-		unsigned long handle = zspage_evictable_handle(zspage, idx);
-
-		if (handle)
-			ret = pool->zpool_ops->evict(pool->zpool, handle);
-	}
-	freed = zspage->nr_backed;
-	if (!zspage_end_reclaim(pool, zspage))
-		return ret ? ret : -EAGAIN;
-	zspage_free(pool, zspage);
-	return freed;
-}
-
-static int zs_zpool_shrink(void *data, unsigned int pages,
-			   unsigned int *reclaimed)
-{
-	struct zs_pool *pool = data;
-	unsigned int freed = 0, tries = 0;
-	int ret = -EINVAL;
-
-	if (!pool->zpool_ops || !pool->zpool_ops->evict)
-		goto out;
-	while (freed < pages && tries++ < ZS_RECLAIM_TRIES) {
-		ret = zs_reclaim_one(pool);
-		if (ret == -ENOENT)
-			break;
-		if (ret > 0)
-			freed += ret;
-	}
-out:
-	if (reclaimed)
-		*reclaimed = freed;
-	return freed ? 0 : ret;
-}
-
+#ifdef ZS_ZPOOL_EVICTS
 static void *zs_zpool_create(const char *name, gfp_t gfp,
 			     const struct zpool_ops *ops, struct zpool *zpool)
 {
@@ -199,6 +24,31 @@ static void *zs_zpool_create(const char *name, gfp_t gfp,
 	}
 	return pool;
 }
+
+static u64 zs_zpool_total_size(void *pool)
+{
+	return (u64)zs_get_total_pages(pool) << PAGE_SHIFT;
+}
+
+#define ZS_ZPOOL_OPS_OF_KERNEL				\
+	.create = zs_zpool_create,			\
+	.shrink = zs_zpool_shrink,			\
+	.total_size = zs_zpool_total_size
+#else
+static void *zs_zpool_create(const char *name, gfp_t gfp)
+{
+	return zs_create_pool(name);
+}
+
+static u64 zs_zpool_total_pages(void *pool)
+{
+	return zs_get_total_pages(pool);
+}
+
+#define ZS_ZPOOL_OPS_OF_KERNEL				\
+	.create = zs_zpool_create,			\
+	.total_pages = zs_zpool_total_pages
+#endif
 
 static void zs_zpool_destroy(void *pool)
 {
@@ -238,23 +88,16 @@ static void zs_zpool_unmap(void *pool, unsigned long handle)
 	zs_unmap_object(pool, handle);
 }
 
-static u64 zs_zpool_total_size(void *pool)
-{
-	return (u64)zs_get_total_pages(pool) << PAGE_SHIFT;
-}
-
 static struct zpool_driver zs_zpool_driver = {
 	.type = "zsmalloc",
 	.owner = THIS_MODULE,
-	.create = zs_zpool_create,
 	.destroy = zs_zpool_destroy,
 	.malloc_support_movable = true,
 	.malloc = zs_zpool_malloc,
 	.free = zs_zpool_free,
-	.shrink = zs_zpool_shrink,
 	.map = zs_zpool_map,
 	.unmap = zs_zpool_unmap,
-	.total_size = zs_zpool_total_size,
+	ZS_ZPOOL_OPS_OF_KERNEL,
 };
 
 /**

@@ -212,6 +212,12 @@ static inline size_t zs_loc_size(unsigned long loc)
 	return (loc & ((1UL << ZS_LOC_SIZE_BITS) - 1)) + 1;
 }
 
+/* Whether the object at @loc crosses into the next page of its zspage. */
+static inline bool zs_loc_spans(unsigned long loc)
+{
+	return zs_loc_offset(loc) + zs_loc_size(loc) > PAGE_SIZE;
+}
+
 static inline unsigned int zs_size_index(size_t size)
 {
 	if (size <= ZS_MIN_ALLOC_SIZE)
@@ -261,7 +267,7 @@ void zspage_set_group(struct zspage *zspage);
 void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
-			     gfp_t gfp);
+			     gfp_t gfp, int nid);
 void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
 		       unsigned int *first, unsigned int *last);
 unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx);
@@ -281,7 +287,7 @@ unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
 			      unsigned int offset);
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size);
-int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp);
+int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid);
 void zs_spare_drop(struct page **spare);
 
 /* pool.c */
@@ -290,10 +296,19 @@ void zs_handle_release(unsigned long handle);
 struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
 				unsigned long *locp, bool freed_ok);
 
-/* map.c */
+/* map.c (6.1, 6.12) or obj.c (7.2): the object access API */
 int zs_map_init(void);
 void zs_map_exit(void);
+
+/* access.c */
 void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc);
+void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj);
+struct page *zs_obj_next_page(struct page *page);
+struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
+			  unsigned long *locp);
+struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
+				  unsigned long *locp);
+void zs_obj_unpin(struct zspage *zspage);
 
 /* compact.c */
 unsigned long zs_class_freeable_pages(struct size_class *class);
@@ -303,6 +318,8 @@ void zs_shrinker_unregister(struct zs_pool *pool);
 /* migrate.c */
 void zspage_page_set_movable(struct page *page);
 bool zs_page_is_ours(struct page *page);
+int zs_migrate_init(void);
+void zs_migrate_exit(void);
 
 /* stats.c */
 void zs_stats_init(void);
@@ -324,5 +341,8 @@ static inline void zs_zpool_exit(void)
 {
 }
 #endif
+
+/* reclaim.c, built where the zpool driver evicts (see src/Kbuild) */
+int zs_zpool_shrink(void *data, unsigned int pages, unsigned int *reclaimed);
 
 #endif /* _ZS_INTERNAL_H */

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 bool zs_ondemand = true;
@@ -253,21 +254,29 @@ void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
 	class->group_count[zspage->group]--;
 }
 
+/* A page on node @nid, or as the task's memory policy says for NUMA_NO_NODE. */
+static struct page *zs_alloc_page(gfp_t gfp, int nid)
+{
+	return nid == NUMA_NO_NODE ? alloc_page(gfp) :
+				     alloc_pages_node(nid, gfp, 0);
+}
+
 /**
  * zs_spare_fill - make sure @spare holds at least @nr pages
  * @spare: ZS_SLOT_MAX_PAGES entries, NULL where empty
  * @nr: pages wanted, at most ZS_SLOT_MAX_PAGES
  * @gfp: how to allocate them
+ * @nid: on which node, or NUMA_NO_NODE
  *
  * Return: 0, or -ENOMEM (what was allocated stays in @spare).
  */
-int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp)
+int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
 		if (!spare[i])
-			spare[i] = alloc_page(gfp);
+			spare[i] = zs_alloc_page(gfp, nid);
 		if (!spare[i])
 			return -ENOMEM;
 	}
@@ -337,7 +346,7 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 			       unsigned int p, struct page *page)
 {
 	set_page_private(page, (unsigned long)zspage);
-	page->index = p;
+	zs_page_set_chain_pos(page, p);
 	zspage->pages[p] = page;
 	zspage->nr_backed++;
 	/* Only now, fully set up, may migration see it. */
@@ -364,9 +373,9 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 /* Undoes zspage_attach_page(); the page is locked and we drop our ref. */
 static void zspage_detach_locked_page(struct zs_pool *pool, struct page *page)
 {
-	__ClearPageMovable(page);
+	zs_page_clear_movable(page);
 	set_page_private(page, 0);
-	page->index = 0;
+	zs_page_set_chain_pos(page, 0);
 	unlock_page(page);
 	dec_zone_page_state(page, NR_ZSPAGES);
 	atomic_long_dec(&pool->pages_allocated);
@@ -446,7 +455,8 @@ unsigned int zspage_first_free(struct zspage *zspage)
 unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
 			      unsigned int offset)
 {
-	return (page->index * PAGE_SIZE + offset) / zspage->class->size;
+	return (zs_page_chain_pos(page) * PAGE_SIZE + offset) /
+	       zspage->class->size;
 }
 
 /**
@@ -578,6 +588,7 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
  * @pool: the pool
  * @class: the class
  * @gfp: how to allocate; the descriptor is never highmem nor movable
+ * @nid: the node for its pages, or NUMA_NO_NODE
  *
  * With on-demand backing the zspage has no page yet; otherwise all of them.
  *
@@ -585,7 +596,7 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
  * Return: the zspage, on no list, or NULL.
  */
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
-			     gfp_t gfp)
+			     gfp_t gfp, int nid)
 {
 	struct page *pages[ZS_MAX_PAGES_PER_ZSPAGE];
 	struct zspage *zspage;
@@ -601,7 +612,7 @@ struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
 		return zspage;
 
 	for (p = 0; p < class->pages_per_zspage; p++) {
-		pages[p] = alloc_page(gfp);
+		pages[p] = zs_alloc_page(gfp, nid);
 		if (!pages[p])
 			goto free_pages;
 	}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading and writing objects: the API of 7.2, which replaced
+ * zs_map_object() (map.c).  A reader may sleep, be preempted or move to
+ * another CPU between zs_obj_read_begin() and zs_obj_read_end() (zswap waits
+ * for an asynchronous decompressor, zram holds a mutex), so nothing here is
+ * per-CPU and no lock is held across the two: the read pins the object's
+ * zspage, which compaction and migration leave alone until it is unpinned.
+ * An object in one page is read where it lies; one that spans two pages is
+ * copied into the buffer the caller passes.  A write copies the caller's
+ * bytes into the object under the class lock.
+ *
+ * A handle that names no live object is reported once with a warning: a
+ * read then sees zeroes, a write goes nowhere, and no object and no zspage
+ * is touched.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/highmem.h>
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+
+#include "compat.h"
+#include "zs_internal.h"
+
+/*
+ * Pins the object of @handle if it is live and @mem_len bytes long: a read of
+ * another length is a caller's bug, answered like a bad handle.
+ */
+static struct zspage *zs_obj_pin_len(struct zs_pool *pool,
+				     unsigned long handle, size_t mem_len,
+				     unsigned long *locp)
+{
+	struct zspage *zspage = zs_obj_pin(pool, handle, locp);
+
+	if (zspage && mem_len != zs_loc_size(*locp)) {
+		zs_obj_unpin(zspage);
+		return NULL;
+	}
+	return zspage;
+}
+
+/* The same test, at the end of a read: whether its begin pinned. */
+static struct zspage *zs_obj_find_pinned_len(struct zs_pool *pool,
+					     unsigned long handle,
+					     size_t mem_len,
+					     unsigned long *locp)
+{
+	struct zspage *zspage = zs_obj_find_pinned(pool, handle, locp);
+
+	return zspage && mem_len == zs_loc_size(*locp) ? zspage : NULL;
+}
+
+/* Zeroes for a bad handle's read: the caller's buffer, else the zero page. */
+static void *zs_obj_stand_in(void *local_copy, size_t mem_len)
+{
+	if (!local_copy)
+		return page_address(ZERO_PAGE(0));
+	memset(local_copy, 0, mem_len);
+	return local_copy;
+}
+
+/**
+ * zs_obj_read_begin - start reading an object
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ * @mem_len: its size, as allocated
+ * @local_copy: @mem_len bytes for a copy of an object that spans two pages;
+ *	may be NULL for objects of PAGE_SIZE, which never span
+ *
+ * The object's zspage stays pinned until zs_obj_read_end(): whatever size
+ * and handle that is given must be this call's.
+ *
+ * Context: process context; may sleep until zs_obj_read_end(), which the
+ * same task must call.
+ * Return: the object's bytes, contiguous, until zs_obj_read_end(): where it
+ * lies, or in @local_copy; zeroes for a bad handle.
+ */
+void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
+			size_t mem_len, void *local_copy)
+{
+	struct zspage *zspage;
+	unsigned long loc;
+
+	zspage = zs_obj_pin_len(pool, handle, mem_len, &loc);
+	if (WARN_ON_ONCE(!zspage))
+		return zs_obj_stand_in(local_copy, mem_len);
+	if (!zs_loc_spans(loc))
+		return kmap_local_page(zs_loc_page(loc)) + zs_loc_offset(loc);
+	/* Still pinned: zs_obj_read_end() unpins what spans, whatever we gave. */
+	if (WARN_ON_ONCE(!local_copy))
+		return zs_obj_stand_in(NULL, mem_len);
+	zs_obj_pieces(loc, local_copy, false);
+	return local_copy;
+}
+EXPORT_SYMBOL_GPL(zs_obj_read_begin);
+
+/**
+ * zs_obj_read_end - end a read begun by zs_obj_read_begin()
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ * @mem_len: its size, as allocated
+ * @handle_mem: what zs_obj_read_begin() returned
+ *
+ * Context: the task that called zs_obj_read_begin().
+ */
+void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
+		     size_t mem_len, void *handle_mem)
+{
+	struct zspage *zspage;
+	unsigned long loc;
+
+	zspage = zs_obj_find_pinned_len(pool, handle, mem_len, &loc);
+	if (!zspage)
+		return;
+	if (!zs_loc_spans(loc))
+		kunmap_local(handle_mem);
+	zs_obj_unpin(zspage);
+}
+EXPORT_SYMBOL_GPL(zs_obj_read_end);
+
+/**
+ * zs_obj_read_sg_begin - start reading an object through a scatterlist
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ * @sg: two entries, set to the one or two pieces of the object
+ * @mem_len: its size, as allocated
+ *
+ * Nothing is mapped: the caller (an asynchronous decompressor) reads the
+ * pages, and may sleep, until zs_obj_read_sg_end().
+ *
+ * Context: process context.
+ */
+void zs_obj_read_sg_begin(struct zs_pool *pool, unsigned long handle,
+			  struct scatterlist *sg, size_t mem_len)
+{
+	struct zspage *zspage;
+	unsigned long loc;
+	unsigned int offset;
+	size_t first;
+
+	zspage = zs_obj_pin(pool, handle, &loc);
+	if (WARN_ON_ONCE(!zspage)) {
+		sg_init_table(sg, 1);
+		sg_set_page(sg, ZERO_PAGE(0), mem_len, 0);
+		return;
+	}
+	/* The end has no length to check: describe no more than the object. */
+	if (WARN_ON_ONCE(mem_len != zs_loc_size(loc)))
+		mem_len = min(mem_len, zs_loc_size(loc));
+	offset = zs_loc_offset(loc);
+	first = min_t(size_t, mem_len, PAGE_SIZE - offset);
+	if (first == mem_len) {
+		sg_init_table(sg, 1);
+		sg_set_page(sg, zs_loc_page(loc), mem_len, offset);
+		return;
+	}
+	sg_init_table(sg, 2);
+	sg_set_page(&sg[0], zs_loc_page(loc), first, offset);
+	sg_set_page(&sg[1], zs_obj_next_page(zs_loc_page(loc)),
+		    mem_len - first, 0);
+}
+EXPORT_SYMBOL_GPL(zs_obj_read_sg_begin);
+
+/**
+ * zs_obj_read_sg_end - end a read begun by zs_obj_read_sg_begin()
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ *
+ * Context: process context.
+ */
+void zs_obj_read_sg_end(struct zs_pool *pool, unsigned long handle)
+{
+	struct zspage *zspage;
+	unsigned long loc;
+
+	zspage = zs_obj_find_pinned(pool, handle, &loc);
+	if (zspage)
+		zs_obj_unpin(zspage);
+}
+EXPORT_SYMBOL_GPL(zs_obj_read_sg_end);
+
+/**
+ * zs_obj_write - write an object
+ * @pool: the pool the object belongs to
+ * @handle: its handle
+ * @handle_mem: the bytes to write
+ * @mem_len: how many: the object's size, as allocated
+ *
+ * Context: process or atomic context, not interrupt context; takes the class
+ * lock.
+ */
+void zs_obj_write(struct zs_pool *pool, unsigned long handle,
+		  void *handle_mem, size_t mem_len)
+{
+	struct size_class *class;
+	struct zspage *zspage;
+	unsigned long loc;
+
+	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*(unsigned long *)handle)));
+	spin_lock(&class->lock);
+	zspage = zs_handle_zspage(class, handle, &loc, false);
+	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))
+		zs_obj_pieces(loc, handle_mem, true);
+	spin_unlock(&class->lock);
+}
+EXPORT_SYMBOL_GPL(zs_obj_write);
+
+/**
+ * zs_map_init - nothing to set up: reads copy into the caller's buffer
+ *
+ * Return: 0.
+ */
+int zs_map_init(void)
+{
+	return 0;
+}
+
+/**
+ * zs_map_exit - undo zs_map_init()
+ */
+void zs_map_exit(void)
+{
+}
