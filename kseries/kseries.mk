@@ -12,7 +12,7 @@ KSERIES_ALL   := 6.12 7.2
 
 .PHONY: patches
 
-patches:
+patches: deps
 	@set -e; for s in $(or $(KSERIES),$(KSERIES_ALL)); do \
 		tree=$$(scripts/kseries-source.sh $$s $(KSERIES_CACHE)); \
 		scripts/make-patches.sh $$tree $(OUT)/patches/$$s; \
