@@ -7,7 +7,8 @@
 # touches, copied pristine from TREE (no kernel source is committed
 # anywhere): one commit per kseries/NN-*.msg, each adding its src/ files
 # under mm/zsmalloc/, then the commit that builds them instead of
-# mm/zsmalloc.c (src/Kbuild is the directory's Makefile).  A src/ file the
+# mm/zsmalloc.c (src/Kbuild is the directory's Makefile), then
+# doc/zsmalloc.rst as Documentation/mm/zsmalloc.rst.  A src/ file the
 # kernel does not build (per src/Kbuild) is left out, and so is a patch left
 # with no file.  Author and dates are those of the last commit to src/, so
 # the same src/ gives the same series.  Finally the series is applied with
@@ -47,7 +48,7 @@ rm -rf "$repo" "$out"
 mkdir -p "$repo" "$out"
 cd "$repo"
 git init -q -b base
-touched="MAINTAINERS mm/Makefile mm/zsmalloc.c"
+touched="MAINTAINERS mm/Makefile mm/zsmalloc.c Documentation/mm/zsmalloc.rst"
 for f in $touched; do
 	mkdir -p "$(dirname "$f")"
 	cp "$tree/$f" "$f"
@@ -65,7 +66,7 @@ commit() {
 for msg in "$msgs"/[0-9]*.msg; do
 	files=$(sed -n 's/^# files: //p' "$msg")
 	for f in $files; do
-		case $f in MAINTAINERS | Makefile) continue ;; esac
+		case $f in MAINTAINERS | Makefile | Documentation) continue ;; esac
 		case $built in *" $f "*) ;; *) continue ;; esac
 		mkdir -p mm/zsmalloc
 		cp "$src/$f" "mm/zsmalloc/$f"
@@ -85,6 +86,10 @@ for msg in "$msgs"/[0-9]*.msg; do
 		sed -i '/^F:\tmm\/zsmalloc\.c$/d' MAINTAINERS
 		git rm -q mm/zsmalloc.c
 		git add -A ;;
+	esac
+	case " $files " in *" Documentation "*)
+		cp "$top/doc/zsmalloc.rst" Documentation/mm/zsmalloc.rst
+		git add Documentation/mm/zsmalloc.rst ;;
 	esac
 	git diff --cached --quiet || commit "$(basename "$msg")"
 done
