@@ -15,6 +15,8 @@
 #   make check-system  the DKMS package (make deb) installed, used and removed
 #                  in a real Debian 12 system booted with systemd
 #   make lint      checkpatch --strict, sparse (C=2) and W=1: zero findings
+#   make patches   the allocator as a patch series for Linux 6.12 and 7.2
+#                  (KSERIES=6.12 or 7.2 for one): see kseries/kseries.mk
 #   make flavours  build W=1 against the FLAVOURS' headers too: zero findings
 #   make clean     kbuild clean and rm -rf $(OUT)
 #
@@ -225,3 +227,4 @@ help:
 # make bench and friends (issue 5): see bench/bench.mk.
 include bench/bench.mk
 include pkg/deb.mk
+include kseries/kseries.mk

@@ -15,10 +15,11 @@ set -eu
 #   e2fsprogs            mkfs.ext4 for guest suites
 #   python3 perl         host verdict parser and blob maker; checkpatch.pl
 #   make xz-utils        the build itself; unpacking linux-source
+#   git patch            make patches: writes the series, applies it
 # Extra packages come from the Makefile: the headers of other kernel flavours
 # the modules must build for (make flavours).
 pkgs="linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod sparse
-e2fsprogs python3 perl make xz-utils $*"
+e2fsprogs python3 perl make xz-utils git patch $*"
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

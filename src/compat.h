@@ -216,4 +216,19 @@ static inline bool zs_page_has_movable_ops(struct page *page,
 
 #endif
 
+/*
+ * The default longest chain: the kernel's own setting where it has one
+ * (6.2 on, CONFIG_ZSMALLOC_CHAIN_SIZE), else the longest we support.
+ */
+#ifdef CONFIG_ZSMALLOC_CHAIN_SIZE
+#define ZS_DEFAULT_CHAIN_PAGES	CONFIG_ZSMALLOC_CHAIN_SIZE
+#else
+#define ZS_DEFAULT_CHAIN_PAGES	ZS_MAX_PAGES_PER_ZSPAGE
+#endif
+
+/* 7.x allocates by type, kzalloc_obj(*p, gfp); earlier kernels by size. */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+#endif
+
 #endif /* _ZS_COMPAT_H */

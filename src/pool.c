@@ -76,10 +76,10 @@
 #include "compat.h"
 #include "zs_internal.h"
 
-unsigned int zs_max_pages_per_zspage = 16;
+unsigned int zs_max_pages_per_zspage = ZS_DEFAULT_CHAIN_PAGES;
 module_param_named(max_pages_per_zspage, zs_max_pages_per_zspage, uint, 0444);
 MODULE_PARM_DESC(max_pages_per_zspage,
-		 "Longest chain of pages in one zspage (1-16, default 16)");
+		 "Longest chain of pages in one zspage (1-16; default CONFIG_ZSMALLOC_CHAIN_SIZE, else 16)");
 
 /* Handle slots: one word each (see the design comment). */
 static struct kmem_cache *zs_handle_cache;
@@ -386,7 +386,7 @@ static struct size_class *size_class_create(struct zs_pool *pool,
 	struct size_class *class;
 	int group;
 
-	class = kzalloc(sizeof(*class), GFP_KERNEL);
+	class = kzalloc_obj(*class, GFP_KERNEL);
 	if (!class)
 		return NULL;
 	spin_lock_init(&class->lock);
@@ -479,7 +479,7 @@ struct zs_pool *zs_create_pool(const char *name)
 {
 	struct zs_pool *pool;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kzalloc_obj(*pool, GFP_KERNEL);
 	if (!pool)
 		return NULL;
 	spin_lock_init(&pool->free_lock);
@@ -588,4 +588,7 @@ module_exit(zs_exit);
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("zsmalloc: allocator for compressed pages");
+/* Out of tree only (src/Kbuild): the kernel's own build has no VERSION. */
+#ifdef ZSMALLOC_VERSION
 MODULE_VERSION(ZSMALLOC_VERSION);
+#endif
