@@ -111,13 +111,14 @@ for tool in git patch; do
 		mkdir -p "$repo.$tool/$(dirname "$f")"
 		cp "$tree/$f" "$repo.$tool/$f"
 	done
-	for p in $patches; do
-		case $tool in
-		git) git -C "$repo.$tool" apply <"$p" ;;
-		patch) patch -d "$repo.$tool" -p1 -s <"$p" ;;
-		esac
-	done
 done
-diff -r "$repo.git" "$repo.patch"
+# git apply in a repository of its own: OUT may lie in another's work tree,
+# and there git apply takes paths from that tree's top.
+git -C "$repo.git" init -q
+for p in $patches; do
+	git -C "$repo.git" apply <"$p"
+	patch -d "$repo.patch" -p1 -s <"$p"
+done
+diff -r --exclude=.git "$repo.git" "$repo.patch"
 rm -rf "$repo.git" "$repo.patch"
 echo "make-patches: $(ls "$out" | wc -l) files in $out (series for $series, src/ at $rev); applies to $tree"
