@@ -36,23 +36,29 @@ objs=$(printf 'print:\n\t@echo $(zsmalloc-y)\n' |
 built=" compat.h zs_internal.h $(echo "$objs" | sed 's/\.o\b/.c/g') "
 
 ident=$(git -C "$top" log -1 --format='%an <%ae>' -- src)
-date=$(git -C "$top" log -1 --format=%cI -- src)
+when=$(git -C "$top" log -1 --format=%cI -- src)
 rev=$(git -C "$top" log -1 --format=%h -- src)
 export GIT_AUTHOR_NAME="${ident% <*}" GIT_COMMITTER_NAME="${ident% <*}"
 ident=${ident##*<}
 export GIT_AUTHOR_EMAIL="${ident%>}" GIT_COMMITTER_EMAIL="${ident%>}"
-export GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date"
+export GIT_AUTHOR_DATE="$when" GIT_COMMITTER_DATE="$when"
+
+touched="MAINTAINERS mm/Makefile mm/zsmalloc.c Documentation/mm/zsmalloc.rst"
+# A new directory $1 holding TREE's copies of the files the series touches.
+copy_touched() {
+	rm -rf "$1"
+	for f in $touched; do
+		mkdir -p "$1/$(dirname "$f")"
+		cp "$tree/$f" "$1/$f"
+	done
+}
 
 repo=$out.git
-rm -rf "$repo" "$out"
-mkdir -p "$repo" "$out"
+rm -rf "$out"
+mkdir -p "$out"
+copy_touched "$repo"
 cd "$repo"
 git init -q -b base
-touched="MAINTAINERS mm/Makefile mm/zsmalloc.c Documentation/mm/zsmalloc.rst"
-for f in $touched; do
-	mkdir -p "$(dirname "$f")"
-	cp "$tree/$f" "$f"
-done
 git add -A
 git commit -q -m "Debian linux-source-$series, the files the series touches"
 
@@ -101,24 +107,18 @@ git format-patch -q --cover-letter --cover-from-description=subject \
 	--subject-prefix="PATCH $series" -o "$out" \
 	"$(git rev-list --max-parents=0 HEAD)..HEAD"
 
-# The series applies, patch after patch, to TREE's copies of the files it
-# touches, with git apply and with patch -p1, and both give the same files.
+# The series applies, patch after patch, to copies of TREE's files, with
+# git apply and with patch -p1, and both give the same files.  git apply
+# runs in a repository of its own: in another's work tree (OUT=out/) it
+# would take paths from that tree's top.
 patches=$(ls "$out"/*.patch | grep -v '/0000-')
-for tool in git patch; do
-	rm -rf "$repo.$tool"
-	mkdir -p "$repo.$tool"
-	for f in $touched; do
-		mkdir -p "$repo.$tool/$(dirname "$f")"
-		cp "$tree/$f" "$repo.$tool/$f"
-	done
-done
-# git apply in a repository of its own: OUT may lie in another's work tree,
-# and there git apply takes paths from that tree's top.
-git -C "$repo.git" init -q
+copy_touched "$out.git-apply"
+copy_touched "$out.patch-p1"
+git -C "$out.git-apply" init -q
 for p in $patches; do
-	git -C "$repo.git" apply <"$p"
-	patch -d "$repo.patch" -p1 -s <"$p"
+	git -C "$out.git-apply" apply <"$p"
+	patch -d "$out.patch-p1" -p1 -s <"$p"
 done
-diff -r --exclude=.git "$repo.git" "$repo.patch"
-rm -rf "$repo.git" "$repo.patch"
+diff -r --exclude=.git "$out.git-apply" "$out.patch-p1"
+rm -rf "$out.git-apply" "$out.patch-p1"
 echo "make-patches: $(ls "$out" | wc -l) files in $out (series for $series, src/ at $rev); applies to $tree"
