@@ -1585,7 +1585,9 @@ out:
 static void zst_case_garbage_handle(struct zst_case_ctx *c)
 {
 	unsigned long values[] = { 0, ~0UL, 0 };
-	struct zst_obj objs[64] = {};
+	/* Allocated: 64 of them on the stack would pass 7.2's frame limit. */
+	const unsigned int n = 64;
+	struct zst_obj *objs;
 	unsigned long pages, freed;
 	struct zs_pool *pool;
 	unsigned long *fake;
@@ -1595,9 +1597,10 @@ static void zst_case_garbage_handle(struct zst_case_ctx *c)
 	values[2] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
 		    prandom_u32_state(&c->rnd);
 	fake = kzalloc_obj(*fake, GFP_KERNEL);
+	objs = kcalloc(n, sizeof(*objs), GFP_KERNEL);
 	pool = zs_create_pool("zst_garbage_handle");
-	if (!pool || !fake) {
-		zst_fail(c, "cannot create pool or fake handle");
+	if (!pool || !fake || !objs) {
+		zst_fail(c, "cannot create pool, objects or fake handle");
 		goto out;
 	}
 	for (i = 0; i < ARRAY_SIZE(values); i++) {
@@ -1607,7 +1610,7 @@ static void zst_case_garbage_handle(struct zst_case_ctx *c)
 	}
 	zst_expect(c, zs_get_total_pages(pool) == 0, "bad maps made pages");
 
-	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+	for (i = 0; i < n; i++) {
 		err = zst_obj_alloc(pool, &objs[i], 200, ZST_GFP);
 		if (err) {
 			zst_fail(c, "zs_malloc() = %d", err);
@@ -1618,19 +1621,20 @@ static void zst_case_garbage_handle(struct zst_case_ctx *c)
 	/* Unpaired: had it unpinned, the zspage of objs[0] could never move. */
 	zst_end_unpaired(pool, objs[0].handle);
 	/* Leave objs[0] alone with a later full-ish zspage: it must move. */
-	for (i = 1; i < ARRAY_SIZE(objs) / 2; i++)
+	for (i = 1; i < n / 2; i++)
 		zst_obj_free(pool, &objs[i]);
 	pages = zs_get_total_pages(pool);
 	freed = zs_compact(pool);
 	zst_diag(c, "after the unpaired unmap: %lu pages, compaction freed %lu",
 		 pages, freed);
-	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+	zst_verify_all(c, pool, objs, n, "after compaction");
 free_all:
-	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_free_all(pool, objs, n);
 	zst_expect_empty(c, pool, "all freed");
 out:
 	if (pool)
 		zs_destroy_pool(pool);
+	kfree(objs);
 	kfree(fake);
 }
 
