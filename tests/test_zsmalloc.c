@@ -47,10 +47,11 @@
  *  - 6.1 and 6.12: zs_map_object() with ZS_MM_WO, ZS_MM_RO or ZS_MM_RW, then
  *    zs_unmap_object(); the scratch buffer is not used.
  *  - 7.x, which has no mapping: a read is zs_obj_read_begin() with the
- *    scratch buffer as the copy of an object spanning two pages, then
- *    zs_obj_read_end(); a write fills the scratch buffer and hands it to
- *    zs_obj_write(); a read-write access reads into the scratch buffer,
- *    changes it there and writes it all back.
+ *    scratch buffer as the copy of an object spanning two pages (none for
+ *    an object of PAGE_SIZE, as zram reads), then zs_obj_read_end(); a
+ *    write fills the scratch buffer and hands it to zs_obj_write(); a
+ *    read-write access reads into the scratch buffer, changes it there and
+ *    writes it all back.
  * A second read path, zst_read_sg(), checks every object in every_size's
  * last phase and in random_ops' full checks: on 7.x the scatterlist read
  * (zs_obj_read_sg_begin(), each piece mapped with kmap_local_page(), then

@@ -21,7 +21,8 @@
  * zst_map() and zst_unmap() give both the 6.x shape: on 7.x a read (ZST_RO)
  * is zs_obj_read_begin()..zs_obj_read_end() with @scratch as the local copy,
  * a write (ZST_WO) is made in @scratch and written whole by zs_obj_write() at
- * zst_unmap(), and ZST_RW reads the object into @scratch first.  @scratch is
+ * zst_unmap(), and ZST_RW reads the object into @scratch first (an object
+ * of PAGE_SIZE is read with no local copy, as zram does).  @scratch is
  * PAGE_SIZE bytes the caller allocated beforehand (no helper here allocates:
  * the faults case fails the allocations of its kthreads); 6.x ignores it.
  *
@@ -99,7 +100,8 @@ static inline bool zst_reads(enum zst_mode mode)
  * Context: no sleeping and no other object accessed until zst_unmap() (the
  * rules of the 6.x mapping, which this stands for).
  * Return: the object's @len bytes: for ZST_RO where zs_obj_read_begin() put
- * them, else in @scratch, where a write must go.
+ * them (in place, or in @scratch if the object spans two pages), else in
+ * @scratch, where a write must go.
  */
 static inline void *zst_map(struct zs_pool *pool, unsigned long handle,
 			    enum zst_mode mode, size_t len, void *scratch)
@@ -110,7 +112,13 @@ static inline void *zst_map(struct zs_pool *pool, unsigned long handle,
 		return scratch;
 	if (mode & ZST_BAD)
 		zst_expect_warning("zs_obj_read_begin");
-	mem = zs_obj_read_begin(pool, handle, len, scratch);
+	/*
+	 * As zram reads: an object of PAGE_SIZE never spans two pages, so
+	 * it needs no local copy (and a bad handle's read then gets our
+	 * allocator's other stand-in, the zero page).
+	 */
+	mem = zs_obj_read_begin(pool, handle, len,
+				len == PAGE_SIZE ? NULL : scratch);
 	if (!(mode & ZST_WO))
 		return mem;
 	if (mem != scratch)
