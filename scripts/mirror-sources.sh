@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Copy the module sources (top Kbuild, VERSION, src/ and tests/ C files,
-# headers and Kbuilds) to DEST, keeping their times, so that the same
-# modules can be built for a second kernel (make check-debug) without
-# touching the objects built here for Debian's.  Files gone from here are removed there.
+# Copy the module sources (top Kbuild, VERSION, src/ and tests/ .c, .h and
+# Kbuilds) to DEST, keeping their times, so that the same modules can be
+# built for a second kernel (make check-debug) without touching the objects
+# built here for Debian's.  Files gone from here are removed there.
 # Usage: mirror-sources.sh DEST
 set -eu
 
