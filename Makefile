@@ -7,6 +7,8 @@
 #   make           build the modules (all of them, via the top-level Kbuild)
 #   make check     deps, modules, lint, flavours, initramfs, boot the test VM, verdict,
 #                  harness self-checks; ends with "check: N passed, M failed"
+#   make check KSERIES=6.12|7.2  the suites on that kernel with the patch
+#                  series (ZSMALLOC=stock: without it): see kseries/kseries.mk
 #   make check-debug  the guest suites again on a KASAN, lockdep, kmemleak and
 #                  fault-injection kernel built from linux-source (cached in
 #                  DEBUG_CACHE, built on first use: 13-40 minutes)
@@ -178,6 +180,9 @@ selfcheck: $(BLOB) $(TREE)
 # the one closing line; only a build failure stops early.  A flavour's check
 # is its build, its modversions and its boot: lint, the other flavours' builds
 # and the harness self-checks do not depend on the kernel booted.
+ifneq ($(KSERIES),)
+check: check-kseries
+else
 check: deps
 	@$(MAKE) --no-print-directory modules
 	@rm -rf $(OUT)/counts $(VMDIR)/counts $(OUT)/selfcheck/counts
@@ -189,6 +194,7 @@ check: deps
 	-@$(MAKE) --no-print-directory boot
 	-@[ -n "$(FLAVOUR)" ] || $(MAKE) --no-print-directory selfcheck
 	@tests/host/summary.sh $(OUT)/counts/* $(VMDIR)/counts $(if $(FLAVOUR),,$(OUT)/selfcheck/counts)
+endif
 
 # The same suites on the debug kernel (kernel.env names its image, build
 # tree and modules), our modules built for it under $(DEBUG_OUT)/modtree.

@@ -108,7 +108,7 @@ build() {
 	# The latency test from a snapshot of tests/ too.
 	rm -rf "$OUT/test-src"
 	mkdir -p "$OUT/test-src"
-	cp "$top/tests/test_zsmalloc.c" "$top/tests/Kbuild" "$OUT/test-src/"
+	cp "$top/tests/test_zsmalloc.c" "$top/tests/zst_api.h" "$top/tests/Kbuild" "$OUT/test-src/"
 	make -s -C "$kdir" M="$OUT/test-src" modules
 	git -C "$top" log -1 --format='%h %cd' --date=short -- src >"$OUT/ours-version"
 	git -C "$top" status --porcelain -- src | grep -q . && echo "(src/ has uncommitted changes)" >>"$OUT/ours-version"

@@ -47,31 +47,6 @@ install_deps() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 }
 
-# Fail unless every line of the fragment holds in the final .config.
-check_config() {
-	bad=0
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			sym=${line%%=*}
-			grep -qxF -- "$line" "$1" && continue ;;
-		"# CONFIG_"*" is not set")
-			sym=${line#"# "}; sym=${sym%" is not set"}
-			grep -q "^$sym=" "$1" || continue ;;
-		*)
-			continue ;;
-		esac
-		have=$(grep -E "^(# )?$sym[= ]" "$1" || echo "nothing")
-		echo "build-debug-kernel: wanted '$line', got '$have'" >&2
-		bad=1
-	done <"$fragment"
-	if [ $bad -ne 0 ]; then
-		echo "build-debug-kernel: $fragment not honoured" \
-			"(unmet dependencies?), see $1" >&2
-		return 1
-	fi
-}
-
 if [ "${1:-}" = "--deps" ]; then
 	install_deps
 	exit 0
@@ -115,7 +90,7 @@ else
 			"$build/.config" "$fragment"
 		make -s -C "$src" O="$build" olddefconfig
 	} >"$build/config.log" 2>&1 || { cat "$build/config.log" >&2; exit 1; }
-	check_config "$build/.config"
+	"$top/scripts/check-kconfig.sh" "$build/.config" "$fragment"
 	[ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-debug-kernel: $build/.config"; exit 0; }
 
 	echo "build-debug-kernel: building $key in $build (log: $build/build.log)"

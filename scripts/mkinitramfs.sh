@@ -6,7 +6,8 @@
 # Environment (the Makefile sets all of these):
 #   MODULES_DIR    the guest kernel's depmod'd module tree (.../lib/modules/KVER);
 #                  its basename is the guest's `uname -r`
-#   ZSMALLOC       ours | stock: which zsmalloc.ko the guest loads
+#   ZSMALLOC       ours | stock: which zsmalloc.ko the guest loads; on a kernel
+#                  with zsmalloc built in (6.12 on), which one it is built with
 #   PROJECT_KOS    the project's built .ko files, installed in /lib/zs
 #   STOCK_MODULES  names of stock modules the guest needs (their dependencies
 #                  from modules.dep come along)
@@ -42,6 +43,9 @@ ours | stock) ;;
 *) die "ZSMALLOC must be ours or stock, not '$ZSMALLOC'" ;;
 esac
 [ -f "$MODULES_DIR/modules.dep" ] || die "$MODULES_DIR/modules.dep missing (make deps)"
+# zsmalloc built into vmlinux: nothing to load, the kernel is the choice.
+zs_builtin=0
+! grep -q '/zsmalloc\.ko$' "$MODULES_DIR/modules.builtin" 2>/dev/null || zs_builtin=1
 
 # --- suites: resolve SUITES words to files, in lexical order of their names
 suite_files=
@@ -88,7 +92,7 @@ done
 # --- stock modules and what they depend on, with a fresh depmod
 want=$STOCK_MODULES
 builtin=
-[ "$ZSMALLOC" = ours ] || want="zsmalloc $want"
+[ "$ZSMALLOC/$zs_builtin" != stock/0 ] || want="zsmalloc $want"
 for m in $want; do
 	m=$(echo "$m" | tr - _)
 	line=$(awk -v m="$m" -F: '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n);
@@ -119,7 +123,7 @@ depmod -b "$root" "$kver"
 for ko in $PROJECT_KOS; do
 	cp "$ko" "$root/lib/zs/"
 done
-if [ "$ZSMALLOC" = ours ] && [ ! -f "$root/lib/zs/zsmalloc.ko" ]; then
+if [ "$ZSMALLOC/$zs_builtin" = ours/0 ] && [ ! -f "$root/lib/zs/zsmalloc.ko" ]; then
 	die "ZSMALLOC=ours but src/zsmalloc.ko is not built (make modules, or ZSMALLOC=stock)"
 fi
 
@@ -148,6 +152,7 @@ sha=
 [ -z "$BLOB_SHA256" ] || sha=$(cut -d' ' -f1 "$BLOB_SHA256")
 cat >"$root/etc/zs.conf" <<EOC
 ZS_ALLOCATOR=$ZSMALLOC
+ZS_BUILTIN=$zs_builtin
 ZS_MODDIR=/lib/zs
 ZS_SUITES="${names# }"
 ZS_GUEST_MODULES="$load"

@@ -5,6 +5,10 @@
  * A plain test module (the Debian 6.1 kernel has no KUnit) that exercises
  * the public zs_* API only, so the very same test_zsmalloc.ko runs against
  * the stock mm/zsmalloc.ko and against this project's drop-in replacement.
+ * The same source builds for the kernels of the patch series, 6.12 and
+ * 7.2, whose API differences zst_api.h wraps (see "How objects are
+ * accessed" below).
+ *
  * Everything happens at module init: each case runs in turn and the module
  * prints one KTAP version 1 document to the kernel log, one printk() per
  * line and without any prefix, so a harness can cut it out of dmesg:
@@ -31,17 +35,34 @@
  * struct zst_obj, and its content is a pseudo-random byte stream derived
  * from (seed, handle, size, tag).  An object holds at most two such
  * streams: bytes [0, split) come from tag @lo and bytes [split, size) from
- * tag @hi, which lets a ZS_MM_RW mapping rewrite only the tail of an object
- * and still have the untouched head checked afterwards.  Objects are
- * written through ZS_MM_WO, read back through ZS_MM_RO and modified
- * through ZS_MM_RW.  Cases verify every live object after each phase, so a
- * write that strays past an object's end (notably for objects spanning two
- * pages) shows up as a mismatch in a neighbour.
+ * tag @hi, which lets a read-write access rewrite only the tail of an
+ * object and still have the untouched head checked afterwards.  Objects
+ * are written whole (ZST_WO), read back (ZST_RO) and modified (ZST_RW).
+ * Cases verify every live object after each phase, so a write that strays
+ * past an object's end (notably for objects spanning two pages) shows up
+ * as a mismatch in a neighbour.
  *
- * Mapping rules honoured throughout: a mapping is atomic (no sleeping, no
- * allocation, no zs_malloc()/zs_free() between zs_map_object() and
- * zs_unmap_object()), and a CPU holds only one mapping at a time.  Long
- * loops call cond_resched() between objects, never inside a mapping.
+ * How objects are accessed: through zst_map() and zst_unmap() (zst_api.h),
+ * with a PAGE_SIZE scratch buffer each thread allocates beforehand:
+ *  - 6.1 and 6.12: zs_map_object() with ZS_MM_WO, ZS_MM_RO or ZS_MM_RW, then
+ *    zs_unmap_object(); the scratch buffer is not used.
+ *  - 7.x, which has no mapping: a read is zs_obj_read_begin() with the
+ *    scratch buffer as the copy of an object spanning two pages (none for
+ *    an object of PAGE_SIZE, as zram reads), then zs_obj_read_end(); a
+ *    write fills the scratch buffer and hands it to zs_obj_write(); a
+ *    read-write access reads into the scratch buffer, changes it there and
+ *    writes it all back.
+ * A second read path, zst_read_sg(), checks every object in every_size's
+ * last phase and in random_ops' full checks: on 7.x the scatterlist read
+ * (zs_obj_read_sg_begin(), each piece mapped with kmap_local_page(), then
+ * zs_obj_read_sg_end()), on 6.x a copy out of a ZS_MM_RO mapping.  Sizes
+ * over PAGE_SIZE fail with -EINVAL on 6.1 and with -ENOSPC from 6.12 on.
+ *
+ * Access rules honoured throughout (the 6.x mapping's, kept on 7.x): an
+ * access is atomic (no sleeping, no allocation, no zs_malloc()/zs_free()
+ * between zst_map() and zst_unmap()), and a CPU accesses only one object
+ * at a time.  Long loops call cond_resched() between objects, never inside
+ * an access.
  *
  * Cases (see zst_cases[]): pool_basics, every_size, bad_input,
  * fill_free_compact, concurrent run by default; enomem (drives a pool to
@@ -51,7 +72,9 @@
  * stock 6.1 trusts handles), compact_latency (a measurement, printed and
  * not judged), random_ops (ops= seeded random API operations) and
  * random_ops_bad (the same with garbage and stale handles: ours only) only
- * when named in cases=.
+ * when named in cases=.  On 7.x the bad-handle cases read, write and read
+ * through the scatterlist where 6.x maps: each must give zeroes, write
+ * nowhere and warn.
  */
 
 /*
@@ -76,7 +99,8 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/zsmalloc.h>
-#include <asm/unaligned.h>
+
+#include "zst_api.h"
 
 static char *cases;
 module_param(cases, charp, 0444);
@@ -179,6 +203,8 @@ struct zst_obj {
  * @rnd: case-private PRNG
  * @failures: failed checks so far; the case fails if non-zero
  * @skip: reason to report the case as skipped (checked only without failures)
+ * @scratch: PAGE_SIZE bytes for zst_map() of the case's own thread, allocated
+ *	before the case runs (zst_api.h)
  */
 struct zst_case_ctx {
 	const char *name;
@@ -186,6 +212,7 @@ struct zst_case_ctx {
 	struct rnd_state rnd;
 	unsigned int failures;
 	const char *skip;
+	void *scratch;
 };
 
 #define zst_diag(c, fmt, ...)	ktap("# %s: " fmt, (c)->name, ##__VA_ARGS__)
@@ -290,15 +317,22 @@ static long zst_find(const u8 *buf, u64 key, size_t from, size_t to)
 	return -1;
 }
 
-static long zst_obj_find(const void *buf, const struct zst_obj *o)
+/* The first byte of [0, @to) of @buf not matching the object @o, or -1. */
+static long zst_obj_find_to(const void *buf, const struct zst_obj *o,
+			    size_t to)
 {
 	long off;
 
-	off = zst_find(buf, zst_key(o->handle, o->size, o->lo), 0, o->split);
+	off = zst_find(buf, zst_key(o->handle, o->size, o->lo), 0,
+		       min_t(size_t, o->split, to));
 	if (off >= 0)
 		return off;
-	return zst_find(buf, zst_key(o->handle, o->size, o->hi), o->split,
-			o->size);
+	return zst_find(buf, zst_key(o->handle, o->size, o->hi), o->split, to);
+}
+
+static long zst_obj_find(const void *buf, const struct zst_obj *o)
+{
+	return zst_obj_find_to(buf, o, o->size);
 }
 
 /* -------------------------------------------------------------------- */
@@ -350,7 +384,7 @@ static u32 zst_rand_size(struct rnd_state *rnd)
 static int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
 			 gfp_t gfp)
 {
-	unsigned long handle = zs_malloc(pool, size, gfp);
+	unsigned long handle = zst_malloc(pool, size, gfp);
 
 	if (IS_ERR_VALUE(handle))
 		return PTR_ERR((void *)handle);
@@ -361,51 +395,72 @@ static int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
 	return 0;
 }
 
-/* Write a whole new stream @tag through ZS_MM_WO. */
-static void zst_obj_write(struct zs_pool *pool, struct zst_obj *o, u32 tag)
+/*
+ * The object helpers below access objects through zst_map() (zst_api.h):
+ * each takes the PAGE_SIZE @scratch buffer of the calling thread.
+ */
+
+/* Write a whole new stream @tag through ZST_WO. */
+static void zst_obj_write(struct zs_pool *pool, struct zst_obj *o, u32 tag,
+			  void *scratch)
 {
-	void *buf = zs_map_object(pool, o->handle, ZS_MM_WO);
+	void *buf = zst_map(pool, o->handle, ZST_WO, o->size, scratch);
 
 	zst_fill(buf, zst_key(o->handle, o->size, tag), 0, o->size);
-	zs_unmap_object(pool, o->handle);
+	zst_unmap(pool, o->handle, ZST_WO, o->size, scratch, buf);
 	o->lo = tag;
 	o->split = o->size;
 }
 
-/* Check the object through ZS_MM_RO; return the first bad offset or -1. */
-static long zst_obj_verify(struct zs_pool *pool, const struct zst_obj *o)
+/* Check the object through ZST_RO; return the first bad offset or -1. */
+static long zst_obj_verify(struct zs_pool *pool, const struct zst_obj *o,
+			   void *scratch)
 {
-	const void *buf = zs_map_object(pool, o->handle, ZS_MM_RO);
+	void *buf = zst_map(pool, o->handle, ZST_RO, o->size, scratch);
 	long off = zst_obj_find(buf, o);
 
-	zs_unmap_object(pool, o->handle);
+	zst_unmap(pool, o->handle, ZST_RO, o->size, scratch, buf);
 	return off;
 }
 
+/*
+ * Check the object through zst_read_sg(); return the first bad offset or -1.
+ * A byte the scatterlist did not describe as it should counts as bad.
+ */
+static long zst_obj_verify_sg(struct zs_pool *pool, const struct zst_obj *o,
+			      void *scratch)
+{
+	size_t got = zst_read_sg(pool, o->handle, o->size, scratch, false);
+	long off = zst_obj_find_to(scratch, o, got);
+
+	return off < 0 && got < o->size ? got : off;
+}
+
 /**
- * zst_obj_modify() - check an object and rewrite its tail through ZS_MM_RW
+ * zst_obj_modify() - check an object and rewrite its tail through ZST_RW
  * @pool: pool
  * @o: live object
  * @rnd: PRNG choosing the new tag and where the rewritten tail starts
+ * @scratch: the calling thread's PAGE_SIZE buffer
  *
  * The tail starts at or before the current split, so the object keeps at
- * most two streams; a tail starting at 0 rewrites the whole object.  The
- * object is left alone if the check fails.
+ * most two streams; a tail starting at 0 rewrites the whole object.  If the
+ * check fails, the object is left as it was read (on 7.x, written back so).
  *
  * Context: may not be called with another object mapped on this CPU.
  * Return: first mismatching offset found before the rewrite, or -1.
  */
 static long zst_obj_modify(struct zs_pool *pool, struct zst_obj *o,
-			   struct rnd_state *rnd)
+			   struct rnd_state *rnd, void *scratch)
 {
 	u32 tag = prandom_u32_state(rnd);
 	u32 split = prandom_u32_state(rnd) % (o->split + 1);
-	void *buf = zs_map_object(pool, o->handle, ZS_MM_RW);
+	void *buf = zst_map(pool, o->handle, ZST_RW, o->size, scratch);
 	long off = zst_obj_find(buf, o);
 
 	if (off < 0)
 		zst_fill(buf, zst_key(o->handle, o->size, tag), split, o->size);
-	zs_unmap_object(pool, o->handle);
+	zst_unmap(pool, o->handle, ZST_RW, o->size, scratch, buf);
 	if (off >= 0)
 		return off;
 	if (split) {
@@ -425,12 +480,13 @@ static void zst_obj_free(struct zs_pool *pool, struct zst_obj *o)
 }
 
 /* Byte @off of the live object @o as the pool holds it now. */
-static u8 zst_obj_byte(struct zs_pool *pool, const struct zst_obj *o, long off)
+static u8 zst_obj_byte(struct zs_pool *pool, const struct zst_obj *o, long off,
+		       void *scratch)
 {
-	const u8 *buf = zs_map_object(pool, o->handle, ZS_MM_RO);
+	u8 *buf = zst_map(pool, o->handle, ZST_RO, o->size, scratch);
 	u8 found = buf[off];
 
-	zs_unmap_object(pool, o->handle);
+	zst_unmap(pool, o->handle, ZST_RO, o->size, scratch, buf);
 	return found;
 }
 
@@ -446,13 +502,17 @@ static void zst_report_mismatch(struct zst_case_ctx *c, struct zs_pool *pool,
 	zst_fail(c,
 		 "%s: object %lu (size %u, split %u) differs at byte %ld: expected %#04x, found %#04x",
 		 phase, idx, o->size, o->split, off, want,
-		 zst_obj_byte(pool, o, off));
+		 zst_obj_byte(pool, o, off, c->scratch));
 }
 
-/* Verify every live object of @objs; return the number of bad ones. */
-static unsigned long zst_verify_all(struct zst_case_ctx *c,
-				    struct zs_pool *pool, struct zst_obj *objs,
-				    unsigned long n, const char *phase)
+/*
+ * Verify every live object of @objs, through zst_read_sg() if @sg, else
+ * through ZST_RO; return the number of bad ones.
+ */
+static unsigned long zst_verify_objs(struct zst_case_ctx *c,
+				     struct zs_pool *pool, struct zst_obj *objs,
+				     unsigned long n, const char *phase,
+				     bool sg)
 {
 	unsigned long i, bad = 0;
 	long off;
@@ -460,7 +520,10 @@ static unsigned long zst_verify_all(struct zst_case_ctx *c,
 	for (i = 0; i < n; i++) {
 		if (!objs[i].handle)
 			continue;
-		off = zst_obj_verify(pool, &objs[i]);
+		if (sg)
+			off = zst_obj_verify_sg(pool, &objs[i], c->scratch);
+		else
+			off = zst_obj_verify(pool, &objs[i], c->scratch);
 		if (off >= 0) {
 			bad++;
 			zst_report_mismatch(c, pool, phase, i, &objs[i], off);
@@ -468,6 +531,22 @@ static unsigned long zst_verify_all(struct zst_case_ctx *c,
 		cond_resched();
 	}
 	return bad;
+}
+
+static unsigned long zst_verify_all(struct zst_case_ctx *c,
+				    struct zs_pool *pool, struct zst_obj *objs,
+				    unsigned long n, const char *phase)
+{
+	return zst_verify_objs(c, pool, objs, n, phase, false);
+}
+
+/* The same through the scatterlist read (7.x; 6.x: a copy of an RO map). */
+static unsigned long zst_verify_all_sg(struct zst_case_ctx *c,
+				       struct zs_pool *pool,
+				       struct zst_obj *objs, unsigned long n,
+				       const char *phase)
+{
+	return zst_verify_objs(c, pool, objs, n, phase, true);
 }
 
 static void zst_free_all(struct zs_pool *pool, struct zst_obj *objs,
@@ -615,8 +694,9 @@ static void zst_case_pool_basics(struct zst_case_ctx *c)
 	zst_expect(c, !err, "zs_malloc(1) = %d", err);
 	if (!err) {
 		zst_expect(c, zs_get_total_pages(pool) >= 1, "1-byte object uses no page");
-		zst_obj_write(pool, &objs[0], prandom_u32_state(&c->rnd));
-		zst_expect(c, zst_obj_verify(pool, &objs[0]) < 0, "1-byte object corrupt");
+		zst_obj_write(pool, &objs[0], prandom_u32_state(&c->rnd), c->scratch);
+		zst_expect(c, zst_obj_verify(pool, &objs[0], c->scratch) < 0,
+			   "1-byte object corrupt");
 		zst_obj_free(pool, &objs[0]);
 	}
 	zst_expect_empty(c, pool, "1-byte object freed");
@@ -628,7 +708,7 @@ static void zst_case_pool_basics(struct zst_case_ctx *c)
 			zst_fail(c, "zs_malloc(PAGE_SIZE) = %d", err);
 			break;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 	}
 	pages = zs_get_total_pages(pool);
 	zst_diag(c, "%lu PAGE_SIZE objects use %lu pages", i, pages);
@@ -644,7 +724,7 @@ static void zst_case_pool_basics(struct zst_case_ctx *c)
 			zst_fail(c, "zs_malloc(%zu) = %d", huge, err);
 			break;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 	}
 	zst_diag(c, "%lu objects of %zu bytes use %lu pages", i, huge,
 		 zs_get_total_pages(pool));
@@ -663,8 +743,8 @@ static void zst_case_pool_basics(struct zst_case_ctx *c)
 	if (!err) {
 		zst_expect(c, zs_get_total_pages(pool2) == 1, "second pool pages");
 		zst_expect(c, zs_get_total_pages(pool) == 0, "first pool charged");
-		zst_obj_write(pool2, &other, prandom_u32_state(&c->rnd));
-		zst_expect(c, zst_obj_verify(pool2, &other) < 0, "object corrupt");
+		zst_obj_write(pool2, &other, prandom_u32_state(&c->rnd), c->scratch);
+		zst_expect(c, zst_obj_verify(pool2, &other, c->scratch) < 0, "object corrupt");
 		zst_obj_free(pool2, &other);
 	}
 	zst_expect_empty(c, pool2, "second pool");
@@ -722,7 +802,7 @@ static void zst_fill_free_slots(struct zst_case_ctx *c, struct zs_pool *pool,
 			zst_fail(c, "%s: zs_malloc(%u) = %d", phase, size, err);
 			continue;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 		cond_resched();
 	}
 }
@@ -730,7 +810,8 @@ static void zst_fill_free_slots(struct zst_case_ctx *c, struct zs_pool *pool,
 /*
  * every_size: objects of every size 1..PAGE_SIZE live at once in one pool,
  * allocated and written in random order, so neighbours of every size and
- * objects spanning pages occur naturally.
+ * objects spanning pages occur naturally.  The last check reads them all
+ * through zst_read_sg() too (on 7.x the scatterlist read).
  */
 static void zst_case_every_size(struct zst_case_ctx *c)
 {
@@ -756,7 +837,7 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 			zst_fail(c, "zs_malloc(%u) = %d", order[i] + 1, err);
 			continue;
 		}
-		zst_obj_write(pool, o, prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, o, prandom_u32_state(&c->rnd), c->scratch);
 		cond_resched();
 	}
 	zst_report_pool(c, pool, "all sizes live", objs, n);
@@ -770,7 +851,7 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 
 		if (!o->handle)
 			continue;
-		off = zst_obj_modify(pool, o, &c->rnd);
+		off = zst_obj_modify(pool, o, &c->rnd, c->scratch);
 		if (off >= 0) {
 			bad++;
 			zst_report_mismatch(c, pool, "RW check", order[i], o,
@@ -781,6 +862,8 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 	zst_diag(c, "RW check: %lu bad objects", bad);
 	bad = zst_verify_all(c, pool, objs, n, "after RW");
 	zst_diag(c, "after RW: %lu bad objects", bad);
+	bad = zst_verify_all_sg(c, pool, objs, n, "after RW, " ZST_SG_READ);
+	zst_diag(c, "after RW, " ZST_SG_READ ": %lu bad objects", bad);
 
 	zst_shuffle(&c->rnd, order, n);
 	for (i = 0; i < n; i++) {
@@ -794,9 +877,16 @@ static void zst_case_every_size(struct zst_case_ctx *c)
 	kvfree(objs);
 }
 
+/* What zs_malloc() must fail with for an impossible @size. */
+static int zst_size_error(size_t size)
+{
+	return size ? ZST_ERR_TOO_BIG : -EINVAL;
+}
+
 /*
- * bad_input: impossible sizes fail with -EINVAL (what stock 6.1 returns),
- * zs_free() of 0 or of an error value is ignored, and the pool stays usable.
+ * bad_input: impossible sizes fail with -EINVAL (0, or on 6.1 any), or with
+ * -ENOSPC (over PAGE_SIZE, from 6.12 on), zs_free() of 0 or of an error value
+ * is ignored, and the pool stays usable.
  */
 static void zst_case_bad_input(struct zst_case_ctx *c)
 {
@@ -815,9 +905,9 @@ static void zst_case_bad_input(struct zst_case_ctx *c)
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(bad_sizes); i++) {
-		handle = zs_malloc(pool, bad_sizes[i], ZST_GFP);
+		handle = zst_malloc(pool, bad_sizes[i], ZST_GFP);
 		zst_expect(c, IS_ERR_VALUE(handle) &&
-			   PTR_ERR((void *)handle) == -EINVAL,
+			   PTR_ERR((void *)handle) == zst_size_error(bad_sizes[i]),
 			   "zs_malloc(%zu) = %ld", bad_sizes[i], (long)handle);
 		if (!IS_ERR_VALUE(handle) && handle)
 			zs_free(pool, handle);
@@ -834,8 +924,8 @@ static void zst_case_bad_input(struct zst_case_ctx *c)
 	err = zst_obj_alloc(pool, &o, PAGE_SIZE, ZST_GFP);
 	zst_expect(c, !err, "zs_malloc(PAGE_SIZE) = %d", err);
 	if (!err) {
-		zst_obj_write(pool, &o, prandom_u32_state(&c->rnd));
-		zst_expect(c, zst_obj_verify(pool, &o) < 0, "object corrupt");
+		zst_obj_write(pool, &o, prandom_u32_state(&c->rnd), c->scratch);
+		zst_expect(c, zst_obj_verify(pool, &o, c->scratch) < 0, "object corrupt");
 		zst_obj_free(pool, &o);
 	}
 	zst_expect_empty(c, pool, "all freed");
@@ -921,6 +1011,7 @@ struct zst_run {
  * @task: the kthread
  * @rnd: private PRNG
  * @objs: private object slots
+ * @scratch: PAGE_SIZE bytes for zst_map(), allocated before the kthread runs
  * @nr_objs: number of slots
  * @id: worker number
  * @ops: operations done
@@ -936,6 +1027,7 @@ struct zst_worker {
 	struct task_struct *task;
 	struct rnd_state rnd;
 	struct zst_obj *objs;
+	void *scratch;
 	unsigned int nr_objs;
 	unsigned int id;
 	unsigned long ops;
@@ -987,22 +1079,22 @@ static void zst_worker_step(struct zst_worker *w)
 			return;
 		}
 		w->allocs++;
-		zst_obj_write(pool, o, prandom_u32_state(&w->rnd));
+		zst_obj_write(pool, o, prandom_u32_state(&w->rnd), w->scratch);
 		return;
 	}
 	switch (prandom_u32_state(&w->rnd) % 4) {
 	case 0:
-		off = zst_obj_verify(pool, o);
+		off = zst_obj_verify(pool, o, w->scratch);
 		if (off >= 0)
 			zst_worker_mismatch(w, "RO check", o, off);
 		break;
 	case 1:
-		off = zst_obj_modify(pool, o, &w->rnd);
+		off = zst_obj_modify(pool, o, &w->rnd, w->scratch);
 		if (off >= 0)
 			zst_worker_mismatch(w, "RW check", o, off);
 		break;
 	default:
-		off = zst_obj_verify(pool, o);
+		off = zst_obj_verify(pool, o, w->scratch);
 		if (off >= 0)
 			zst_worker_mismatch(w, "check before free", o, off);
 		zst_obj_free(pool, o);
@@ -1025,7 +1117,7 @@ static int zst_worker_fn(void *arg)
 	for (i = 0; i < w->nr_objs; i++) {
 		if (!w->objs[i].handle)
 			continue;
-		off = zst_obj_verify(w->run->pool, &w->objs[i]);
+		off = zst_obj_verify(w->run->pool, &w->objs[i], w->scratch);
 		if (off >= 0)
 			zst_worker_mismatch(w, "final check", &w->objs[i], off);
 		zst_obj_free(w->run->pool, &w->objs[i]);
@@ -1081,7 +1173,8 @@ static void zst_concurrent(struct zst_case_ctx *c, bool faults)
 	for (i = 0; i < nr; i++) {
 		workers[i].objs = kvcalloc(thread_objects, sizeof(struct zst_obj),
 					   GFP_KERNEL);
-		if (!workers[i].objs) {
+		workers[i].scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
+		if (!workers[i].objs || !workers[i].scratch) {
 			c->skip = "cannot allocate test arrays";
 			goto free_slots;
 		}
@@ -1170,8 +1263,10 @@ stop_workers:
 	zst_expect_empty(c, run.pool, "all freed");
 	zs_destroy_pool(run.pool);
 free_slots:
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		kfree(workers[i].scratch);
 		kvfree(workers[i].objs);
+	}
 free_arrays:
 	kvfree(statics);
 	kfree(workers);
@@ -1233,7 +1328,7 @@ static void zst_case_enomem(struct zst_case_ctx *c)
 		err = zst_obj_alloc(pool, &objs[n], size, ZST_GFP_NOWAIT);
 		if (err)
 			break;
-		zst_obj_write(pool, &objs[n], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[n], prandom_u32_state(&c->rnd), c->scratch);
 		n++;
 		cond_resched();
 	}
@@ -1248,7 +1343,7 @@ static void zst_case_enomem(struct zst_case_ctx *c)
 	/* Relieve the pressure first: check and free the newest eighth. */
 	bad = 0;
 	for (i = n - n / 8; i < n; i++) {
-		long off = zst_obj_verify(pool, &objs[i]);
+		long off = zst_obj_verify(pool, &objs[i], c->scratch);
 
 		if (off >= 0) {
 			bad++;
@@ -1267,8 +1362,8 @@ static void zst_case_enomem(struct zst_case_ctx *c)
 	err = zst_obj_alloc(pool, &objs[0], PAGE_SIZE / 2, ZST_GFP);
 	zst_expect(c, !err, "zs_malloc() after the failure = %d", err);
 	if (!err) {
-		zst_obj_write(pool, &objs[0], prandom_u32_state(&c->rnd));
-		zst_expect(c, zst_obj_verify(pool, &objs[0]) < 0, "object corrupt");
+		zst_obj_write(pool, &objs[0], prandom_u32_state(&c->rnd), c->scratch);
+		zst_expect(c, zst_obj_verify(pool, &objs[0], c->scratch) < 0, "object corrupt");
 		zst_obj_free(pool, &objs[0]);
 	}
 	zst_expect_empty(c, pool, "pool reused");
@@ -1310,7 +1405,7 @@ static void zst_case_destroy_nonempty(struct zst_case_ctx *c)
 			zst_fail(c, "zs_malloc() = %d", err);
 			break;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 		/* Every fourth object is freed, leaving partial zspages too. */
 		if (i % 4 == 3)
 			zst_obj_free(pool, &objs[i]);
@@ -1340,7 +1435,7 @@ static void zst_case_destroy_nonempty(struct zst_case_ctx *c)
 			zst_fail(c, "zs_malloc() after destroy = %d", err);
 			break;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 		cond_resched();
 	}
 	bad = zst_verify_all(c, pool, objs, n, "new pool");
@@ -1364,46 +1459,76 @@ static void zst_expect_warning(const char *fn)
 }
 
 /*
- * Checks the mapping @p of a bad handle: @len zero bytes, whatever @mm, as
- * zs_map_object() documents; then, unless @mm is ZS_MM_RO, writes 0x5a over
- * them, which must go nowhere.
+ * Checks the access @p (zst_map()) of a bad handle: @len zero bytes if the
+ * access reads (zst_reads(): on 6.x whatever @mode, as zs_map_object()
+ * documents; on 7.x what zs_obj_read_begin() gives); then, if @mode writes,
+ * writes 0x5a over them, which must go nowhere (on 7.x zst_unmap() hands
+ * them to zs_obj_write()).
  */
 static void zst_check_stand_in(struct zst_case_ctx *c, u8 *p,
-			       enum zs_mapmode mm, size_t len, const char *what)
+			       enum zst_mode mode, size_t len, const char *what)
 {
 	size_t i;
 
 	if (!p) {
-		zst_fail(c, "%s: zs_map_object() returned NULL", what);
+		zst_fail(c, "%s: the access returned NULL", what);
 		return;
 	}
-	for (i = 0; i < len; i++) {
+	for (i = 0; i < len && zst_reads(mode); i++) {
 		if (p[i]) {
 			zst_fail(c, "%s: mapping reads %#x at byte %zu, not 0",
 				 what, p[i], i);
 			break;
 		}
 	}
-	if (mm != ZS_MM_RO)
+	if (mode & ZST_WO)
 		memset(p, 0x5a, len);
 }
 
-/* Maps a bad handle with @mm and checks the mapping (zst_check_stand_in()). */
+/*
+ * Where the kernel has it (7.x), reads a bad handle through the scatterlist
+ * too: it must describe @len zero bytes (ours: the zero page).
+ */
+static void zst_check_sg_bad(struct zst_case_ctx *c, struct zs_pool *pool,
+			     unsigned long handle, size_t len, const char *what)
+{
+	size_t got;
+
+	if (!ZST_HAVE_SG)
+		return;
+	/* Not zero: bytes the read leaves alone show. */
+	memset(c->scratch, 0xa5, len);
+	got = zst_read_sg(pool, handle, len, c->scratch, true);
+	if (got < len)
+		zst_fail(c, "%s: the scatterlist describes %zu of %zu bytes",
+			 what, got, len);
+	else
+		zst_check_stand_in(c, c->scratch, ZST_RO, len, what);
+}
+
+/*
+ * Accesses a bad handle with @mode and checks what it gives
+ * (zst_check_stand_in()), then, on 7.x, reads it through the scatterlist.
+ */
 static void zst_map_bad(struct zst_case_ctx *c, struct zs_pool *pool,
-			unsigned long handle, enum zs_mapmode mm, size_t len,
+			unsigned long handle, enum zst_mode mode, size_t len,
 			const char *what)
 {
-	zst_expect_warning("zs_map_object");
-	zst_check_stand_in(c, zs_map_object(pool, handle, mm), mm, len, what);
-	zs_unmap_object(pool, handle);
+	u8 *p = zst_map(pool, handle, mode | ZST_BAD, len, c->scratch);
+
+	zst_check_stand_in(c, p, mode, len, what);
+	zst_unmap(pool, handle, mode | ZST_BAD, len, c->scratch, p);
+	zst_check_sg_bad(c, pool, handle, len, what);
 }
 
 /*
  * bad_handle (ours only: stock 6.1 trusts the handle): a word holding a
- * copy of a live object's handle slot is no handle of that object.  Mapped,
- * it must give a zeroed stand-in (one warning), and writing through it must
- * change neither that object nor its neighbours.  Unfixed, the map returned
- * the live object and the write went into it.
+ * copy of a live object's handle slot is no handle of that object.  Mapped
+ * (6.x), it must give a zeroed stand-in (one warning), and writing through
+ * it must change neither that object nor its neighbours.  Unfixed, the map
+ * returned the live object and the write went into it.  On 7.x the same
+ * holds for zs_obj_read_begin() (zeroes), zs_obj_write() (writes nowhere)
+ * and zs_obj_read_sg_begin() (zeroes), each warning once.
  */
 static void zst_case_bad_handle(struct zst_case_ctx *c)
 {
@@ -1414,7 +1539,7 @@ static void zst_case_bad_handle(struct zst_case_ctx *c)
 	unsigned int i;
 	int err;
 
-	fake = kzalloc(sizeof(*fake), GFP_KERNEL);
+	fake = kzalloc_obj(*fake, GFP_KERNEL);
 	pool = zs_create_pool("zst_bad_handle");
 	if (!pool || !fake) {
 		zst_fail(c, "cannot create pool or fake handle");
@@ -1427,12 +1552,12 @@ static void zst_case_bad_handle(struct zst_case_ctx *c)
 			zst_fail(c, "zs_malloc() = %d", err);
 			goto free_all;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 	}
 	for (i = 0; i < ARRAY_SIZE(objs); i++) {
 		/* The location part of a live slot, in a word that is not it. */
 		*fake = READ_ONCE(*(unsigned long *)objs[i].handle);
-		zst_map_bad(c, pool, (unsigned long)fake, ZS_MM_RW,
+		zst_map_bad(c, pool, (unsigned long)fake, ZST_RW,
 			    objs[i].size, "copy of a live slot");
 	}
 	bad = zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after bad maps");
@@ -1453,14 +1578,17 @@ out:
 
 /*
  * garbage_handle (ours only; unfixed it oopses): words holding garbage
- * (0, all ones, a random value) map to the zeroed stand-in, and an unmap
- * without a map (of a live handle) is ignored: the object stays movable,
- * which compaction shows by emptying its zspage.
+ * (0, all ones, a random value) map to the zeroed stand-in (7.x: read as
+ * zeroes, written nowhere), and an unmap without a map (7.x: the end of a
+ * read that never began) of a live handle is ignored: the object stays
+ * movable, which compaction shows by emptying its zspage.
  */
 static void zst_case_garbage_handle(struct zst_case_ctx *c)
 {
 	unsigned long values[] = { 0, ~0UL, 0 };
-	struct zst_obj objs[64] = {};
+	/* Allocated: 64 of them on the stack would pass 7.2's frame limit. */
+	const unsigned int n = 64;
+	struct zst_obj *objs;
 	unsigned long pages, freed;
 	struct zs_pool *pool;
 	unsigned long *fake;
@@ -1469,44 +1597,45 @@ static void zst_case_garbage_handle(struct zst_case_ctx *c)
 
 	values[2] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
 		    prandom_u32_state(&c->rnd);
-	fake = kzalloc(sizeof(*fake), GFP_KERNEL);
+	fake = kzalloc_obj(*fake, GFP_KERNEL);
+	objs = kcalloc(n, sizeof(*objs), GFP_KERNEL);
 	pool = zs_create_pool("zst_garbage_handle");
-	if (!pool || !fake) {
-		zst_fail(c, "cannot create pool or fake handle");
+	if (!pool || !fake || !objs) {
+		zst_fail(c, "cannot create pool, objects or fake handle");
 		goto out;
 	}
 	for (i = 0; i < ARRAY_SIZE(values); i++) {
 		*fake = values[i];
-		zst_map_bad(c, pool, (unsigned long)fake, ZS_MM_RW, PAGE_SIZE,
+		zst_map_bad(c, pool, (unsigned long)fake, ZST_RW, PAGE_SIZE,
 			    "garbage");
 	}
 	zst_expect(c, zs_get_total_pages(pool) == 0, "bad maps made pages");
 
-	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+	for (i = 0; i < n; i++) {
 		err = zst_obj_alloc(pool, &objs[i], 200, ZST_GFP);
 		if (err) {
 			zst_fail(c, "zs_malloc() = %d", err);
 			goto free_all;
 		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd));
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 	}
 	/* Unpaired: had it unpinned, the zspage of objs[0] could never move. */
-	zst_expect_warning("zs_unmap_object");
-	zs_unmap_object(pool, objs[0].handle);
+	zst_end_unpaired(pool, objs[0].handle);
 	/* Leave objs[0] alone with a later full-ish zspage: it must move. */
-	for (i = 1; i < ARRAY_SIZE(objs) / 2; i++)
+	for (i = 1; i < n / 2; i++)
 		zst_obj_free(pool, &objs[i]);
 	pages = zs_get_total_pages(pool);
 	freed = zs_compact(pool);
 	zst_diag(c, "after the unpaired unmap: %lu pages, compaction freed %lu",
 		 pages, freed);
-	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+	zst_verify_all(c, pool, objs, n, "after compaction");
 free_all:
-	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_free_all(pool, objs, n);
 	zst_expect_empty(c, pool, "all freed");
 out:
 	if (pool)
 		zs_destroy_pool(pool);
+	kfree(objs);
 	kfree(fake);
 }
 
@@ -1554,6 +1683,7 @@ static void zst_lat_print(struct zst_case_ctx *c, const char *what,
  * compact_latency (opt-in; the API only, so stock too): how long
  * zs_malloc() + zs_map_object() + zs_unmap_object() of one object take in a
  * class while a kthread compacts a large, fragmented pool of that class
+ * (on 7.x zs_malloc() + zs_obj_write(), printed under the same names)
  * (65536 objects of 100 bytes, three in four freed), round after round until
  * there are ZST_LAT_MIN_SAMPLES samples (a busy host may let a compaction end
  * before the sampler runs) or ZST_LAT_MAX_ROUNDS rounds.  Each round starts
@@ -1587,7 +1717,7 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 	}
 	for (r = 0; r < ZST_LAT_MAX_ROUNDS && nr < ZST_LAT_MIN_SAMPLES; r++) {
 		for (i = 0; i < n; i++) {
-			unsigned long h = zs_malloc(lat.pool, size, ZST_GFP);
+			unsigned long h = zst_malloc(lat.pool, size, ZST_GFP);
 
 			if (IS_ERR_VALUE(h)) {
 				zst_fail(c, "zs_malloc(%u) = %ld", size, (long)h);
@@ -1613,13 +1743,15 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 		while (!atomic_read_acquire(&lat.done) && nr < max_samples) {
 			unsigned long pages = zs_get_total_pages(lat.pool);
 			u64 t0 = ktime_get_ns(), t1;
-			unsigned long h = zs_malloc(lat.pool, size, ZST_GFP_NOWAIT);
+			unsigned long h = zst_malloc(lat.pool, size, ZST_GFP_NOWAIT);
+			void *p;
 
 			t1 = ktime_get_ns();
 			grew += zs_get_total_pages(lat.pool) > pages;
 			if (!IS_ERR_VALUE(h)) {
-				memset(zs_map_object(lat.pool, h, ZS_MM_WO), 0, size);
-				zs_unmap_object(lat.pool, h);
+				p = zst_map(lat.pool, h, ZST_WO, size, c->scratch);
+				memset(p, 0, size);
+				zst_unmap(lat.pool, h, ZST_WO, size, c->scratch, p);
 			}
 			samples[nr] = min_t(u64, ktime_get_ns() - t0, U32_MAX);
 			mallocs[nr] = min_t(u64, t1 - t0, U32_MAX);
@@ -1664,18 +1796,18 @@ out:
  * struct zst_obj: the content follows from handle, size, split and tags).
  *
  * Each op is drawn by weight: zs_malloc() of a size from 0..PAGE_SIZE + 1
- * (0 and PAGE_SIZE + 1 must fail with -EINVAL and leave no object), zs_free()
- * of a random live object (checked first), a mapping of one: ZS_MM_RO
- * checks it, ZS_MM_WO rewrites all of it (as zram writes a new object: the
- * API has no partial WO writes), ZS_MM_RW checks it and rewrites a tail;
- * and now and then zs_compact().  Suite 20 writes
+ * (0 and PAGE_SIZE + 1 must fail with zst_size_error() and leave no object),
+ * zs_free() of a random live object (checked first), an access to one
+ * (zst_map()): ZST_RO checks it, ZST_WO rewrites all of it (as zram writes
+ * a new object: the API has no partial WO writes), ZST_RW checks it and
+ * rewrites a tail; and now and then zs_compact().  Suite 20 writes
  * /proc/sys/vm/compact_memory in a loop meanwhile, so the kernel migrates
  * the pool's pages too.  The pool grows and shrinks in tides of 256..4096
  * ops (malloc and free swap weights), so it is both full and nearly empty,
  * and fragmented in between, which gives compaction work.
  *
  * random_ops_bad (ours only: stock 6.1 trusts handles) adds the ops the
- * API answers with a warning: zs_free() and zs_map_object() of garbage
+ * API answers with a warning: zs_free() and zst_map() of garbage
  * handles (a word of the test's holding a random value, a copy of a live
  * object's slot, or such a copy with one low bit flipped) and of stale ones
  * (an object's handle right after its free; see zst_random_stale_free()).
@@ -1683,9 +1815,10 @@ out:
  * a check of the live objects it could have hit.
  *
  * Every ZST_RANDOM_CHECK_EVERY ops and at the end, every live object is
- * checked; the first failure stops the case with the op index.  The case
- * prints its seed and op count: "seed=S cases=NAME ops=N" replays it (up
- * to what migration and compaction do meanwhile).
+ * checked, through zst_read_sg() (on 7.x the scatterlist read, which the
+ * ops do not use); the first failure stops the case with the op index.
+ * The case prints its seed and op count: "seed=S cases=NAME ops=N" replays
+ * it (up to what migration and compaction do meanwhile).
  */
 
 /* Object slots: at most this many objects live, kept at the array's front. */
@@ -1828,9 +1961,9 @@ static void zst_random_malloc(struct zst_random *r)
 
 	if (!size || size > PAGE_SIZE) {
 		r->refused++;
-		zst_expect(r->c, err == -EINVAL,
-			   "op %lu: zs_malloc(%u) = %d, expected -EINVAL",
-			   r->op, size, err);
+		zst_expect(r->c, err == zst_size_error(size),
+			   "op %lu: zs_malloc(%u) = %d, expected %d",
+			   r->op, size, err, zst_size_error(size));
 		if (!err)
 			zst_obj_free(r->pool, o);
 		return;
@@ -1839,7 +1972,7 @@ static void zst_random_malloc(struct zst_random *r)
 		zst_fail(r->c, "op %lu: zs_malloc(%u) = %d", r->op, size, err);
 		return;
 	}
-	zst_obj_write(r->pool, o, prandom_u32_state(&r->c->rnd));
+	zst_obj_write(r->pool, o, prandom_u32_state(&r->c->rnd), r->c->scratch);
 	r->live++;
 	r->max_live = max(r->max_live, r->live);
 }
@@ -1847,7 +1980,7 @@ static void zst_random_malloc(struct zst_random *r)
 static void zst_random_free(struct zst_random *r)
 {
 	struct zst_obj *o = zst_random_pick(r);
-	long off = zst_obj_verify(r->pool, o);
+	long off = zst_obj_verify(r->pool, o, r->c->scratch);
 
 	if (off >= 0) {
 		zst_random_mismatch(r, "check before free", o, off);
@@ -1869,7 +2002,7 @@ static void zst_random_spot_check(struct zst_random *r, struct zst_obj *o)
 	for (i = 0; i <= ZST_RANDOM_SPOT_CHECKS && r->live; i++) {
 		if (!o)
 			o = zst_random_pick(r);
-		off = zst_obj_verify(r->pool, o);
+		off = zst_obj_verify(r->pool, o, r->c->scratch);
 		if (off >= 0) {
 			zst_random_mismatch(r, "check after a bad handle", o, off);
 			return;
@@ -1911,9 +2044,9 @@ static void zst_random_garbage_free(struct zst_random *r)
 	zst_random_spot_check(r, o);
 }
 
-static enum zs_mapmode zst_random_mode(struct zst_random *r)
+static enum zst_mode zst_random_mode(struct zst_random *r)
 {
-	static const enum zs_mapmode modes[] = { ZS_MM_RO, ZS_MM_WO, ZS_MM_RW };
+	static const enum zst_mode modes[] = { ZST_RO, ZST_WO, ZST_RW };
 
 	return modes[prandom_u32_state(&r->c->rnd) % ARRAY_SIZE(modes)];
 }
@@ -1966,22 +2099,21 @@ static void zst_random_stale_free(struct zst_random *r)
 static void zst_random_stale_map(struct zst_random *r)
 {
 	struct zst_obj *o = zst_random_pick(r);
-	enum zs_mapmode mm = zst_random_mode(r);
+	enum zst_mode mode = zst_random_mode(r);
 	unsigned long handle = o->handle, flags;
 	char what[48];
-	u8 *p;
 
 	snprintf(what, sizeof(what), "op %lu: stale map", r->op);
 	zst_random_drop(r, o);
-	zst_expect_warning("zs_map_object");
 	local_irq_save(flags);
 	zs_free(r->pool, handle);
-	/* zs_map_object() reads the freed slot, as its API allows. */
+	/*
+	 * zs_map_object() reads the freed slot, as its API allows, and so do
+	 * 7.x's read and write, at both ends.
+	 */
 	kasan_disable_current();
-	p = zs_map_object(r->pool, handle, mm);
+	zst_map_bad(r->c, r->pool, handle, mode, PAGE_SIZE, what);
 	kasan_enable_current();
-	zst_check_stand_in(r->c, p, mm, PAGE_SIZE, what);
-	zs_unmap_object(r->pool, handle);
 	local_irq_restore(flags);
 	zst_random_spot_check(r, NULL);
 }
@@ -1992,11 +2124,11 @@ static void zst_random_map(struct zst_random *r, enum zst_op op)
 	long off = -1;
 
 	if (op == ZST_OP_RO)
-		off = zst_obj_verify(r->pool, o);
+		off = zst_obj_verify(r->pool, o, r->c->scratch);
 	else if (op == ZST_OP_RW)
-		off = zst_obj_modify(r->pool, o, &r->c->rnd);
+		off = zst_obj_modify(r->pool, o, &r->c->rnd, r->c->scratch);
 	else
-		zst_obj_write(r->pool, o, prandom_u32_state(&r->c->rnd));
+		zst_obj_write(r->pool, o, prandom_u32_state(&r->c->rnd), r->c->scratch);
 	if (off >= 0)
 		zst_random_mismatch(r, zst_op_names[op], o, off);
 }
@@ -2066,7 +2198,7 @@ static void zst_random_full_check(struct zst_random *r)
 	char phase[48];
 
 	snprintf(phase, sizeof(phase), "op %lu: full check", r->op);
-	zst_verify_all(r->c, r->pool, r->objs, r->live, phase);
+	zst_verify_all_sg(r->c, r->pool, r->objs, r->live, phase);
 	r->full_checks++;
 }
 
@@ -2133,7 +2265,7 @@ static void zst_random_ops(struct zst_case_ctx *c, bool bad)
 		 c->seed, random_ops, zst_seed, c->name, random_ops);
 
 	r.objs = kvcalloc(ZST_RANDOM_SLOTS, sizeof(*r.objs), GFP_KERNEL);
-	r.fake = kzalloc(sizeof(*r.fake), GFP_KERNEL);
+	r.fake = kzalloc_obj(*r.fake, GFP_KERNEL);
 	r.pool = zs_create_pool(c->name);
 	if (!r.objs || !r.fake || !r.pool) {
 		c->skip = "cannot allocate test arrays or pool";
@@ -2296,7 +2428,12 @@ static int __init test_zsmalloc_init(void)
 		/* Seeded by case number: a case replays alone with the same seed. */
 		c.seed = zst_seed + i;
 		prandom_seed_state(&c.rnd, c.seed);
-		tc->run(&c);
+		c.scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
+		if (c.scratch)
+			tc->run(&c);
+		else
+			c.skip = "cannot allocate a scratch page";
+		kfree(c.scratch);
 		nr++;
 		if (c.failures) {
 			failed++;

@@ -17,7 +17,7 @@ zram_load() {
 	# For the log (ktap_step makes it a diagnostic): zram on zsmalloc.
 	lsmod | grep -E '^(zsmalloc|zram) ' || true
 	# zram must sit on the zsmalloc.ko load_allocator chose.
-	[ -e /sys/module/zsmalloc/holders/zram ] || {
+	! zs_module_steps || [ -e /sys/module/zsmalloc/holders/zram ] || {
 		echo "zram does not hold zsmalloc" >&2
 		return 1
 	}

@@ -10,7 +10,9 @@
 #   selected suites one after the other in lexical order of their names, each
 #   with stdin from /dev/null, as root, in the directory that holds them.
 # * Environment: ZS_ALLOCATOR (ours | stock: the zsmalloc.ko this run is
-#   about), ZS_MODDIR (the directory holding the project's .ko files),
+#   about), ZS_BUILTIN (1: the kernel has zsmalloc built in, 6.12 on, and
+#   ZS_ALLOCATOR says which one; nothing loads or unloads it), ZS_MODDIR
+#   (the directory holding the project's .ko files),
 #   ZS_BLOB_DEV (read-only disk with 64 MiB of mixed real data) and
 #   ZS_BLOB_SHA256 (its sha256), ZS_TREE_DEV (read-only ext4 image of a
 #   tree of real files), ZS_SCRATCH_DEV (writable 256 MiB disk, zeroed at
@@ -135,8 +137,10 @@ zs_module_loaded() {
 # load_allocator: make sure the zsmalloc.ko selected by ZS_ALLOCATOR is
 # loaded: ours is insmod'ed from ZS_MODDIR, stock is modprobe'd. Idempotent;
 # fails (status 1, reason on stderr) if it cannot load it or if the loaded
-# zsmalloc is the other one (ours is out-of-tree: taint flag O).
+# zsmalloc is the other one (ours is out-of-tree: taint flag O).  A built-in
+# zsmalloc is only checked to be the one asked for.
 load_allocator() {
+	[ "${ZS_BUILTIN:-0}" = 0 ] || { builtin_allocator_is "$ZS_ALLOCATOR"; return; }
 	if ! zs_module_loaded zsmalloc; then
 		case $ZS_ALLOCATOR in
 		ours) insmod "$ZS_MODDIR/zsmalloc.ko" || return 1 ;;
@@ -153,6 +157,29 @@ load_allocator() {
 	esac
 	echo "load_allocator: loaded zsmalloc (taint '$_zs_taint') is not the $ZS_ALLOCATOR one" >&2
 	return 1
+}
+
+# builtin_allocator_is ours|stock: is the kernel's built-in zsmalloc that one?
+# Ours has parameters (/sys/module/zsmalloc/parameters), stock has none.
+builtin_allocator_is() {
+	_zs_p=/sys/module/zsmalloc/parameters/max_pages_per_zspage
+	case $1 in
+	ours) [ -f $_zs_p ] && return 0 ;;
+	stock) [ ! -e $_zs_p ] && return 0 ;;
+	esac
+	echo "load_allocator: the built-in zsmalloc is not the '$1' one" >&2
+	return 1
+}
+
+# zs_module_steps: can this kernel load and unload zsmalloc (not built in)?
+zs_module_steps() {
+	[ "${ZS_BUILTIN:-0}" = 0 ]
+}
+
+# unload_allocator: rmmod zsmalloc where it is a module; a built-in one
+# stays, its pools gone with their users.
+unload_allocator() {
+	! zs_module_steps || rmmod zsmalloc
 }
 
 # zram_mm_stat FIELD [DEVICE]: one field of /sys/block/DEVICE/mm_stat

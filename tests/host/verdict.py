@@ -69,7 +69,9 @@ SKIP = re.compile(r"#\s*SKIP\b", re.IGNORECASE)
 
 # A test announcing the one warning it provokes next (see the docstring).
 EXPECT_WARNING = re.compile(re.escape(MARK) + r"expect-warning (\w+)\s*$")
-WARNING_AT = re.compile(r"WARNING: CPU: \d+ PID: \d+ at \S+ (\w+)\+0x")
+# 6.1: "WARNING: CPU: 0 PID: 9 at FILE:LINE FUNCTION+0x..."; 7.2:
+# "WARNING: FILE:LINE at FUNCTION+0x..., CPU#0: comm/pid".
+WARNING_AT = re.compile(r"WARNING: (?:CPU: \d+ PID: \d+ at \S+ |\S+ at )(\w+)\+0x")
 END_TRACE = re.compile(r"---\[ end trace [0-9a-f]+ \]---")
 
 

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zst_api.h - the zs_* API of each kernel, as test_zsmalloc.c uses it
+ *
+ * test_zsmalloc.c builds for three kernels: 6.1 (Debian 12, a module),
+ * 6.12 and 7.2 (the patch series).  What differs between their APIs is
+ * wrapped here, so that the test's functions name no kernel version:
+ *
+ *  - zs_malloc() takes a node from 7.0 on: zst_malloc() passes NUMA_NO_NODE.
+ *  - A size over PAGE_SIZE fails with -EINVAL on 6.1, with -ENOSPC from 6.12
+ *    on (ZST_ERR_TOO_BIG); a size of 0 fails with -EINVAL everywhere.
+ *  - Include paths and allocation helpers: <linux/unaligned.h> from 6.12
+ *    on, kzalloc_obj() from 7.x on.
+ *  - 6.x maps an object (zs_map_object(), ZS_MM_RO, WO or RW, and
+ *    zs_unmap_object()); 7.x has no mapping: zs_obj_read_begin() and
+ *    zs_obj_read_end() read an object in place, or in a copy the caller
+ *    provides if it spans two pages; zs_obj_read_sg_begin() and
+ *    zs_obj_read_sg_end() describe it as a scatterlist of one or two
+ *    pieces; zs_obj_write() writes a whole object from a buffer.
+ *
+ * zst_map() and zst_unmap() give both the 6.x shape: on 7.x a read (ZST_RO)
+ * is zs_obj_read_begin()..zs_obj_read_end() with @scratch as the local copy,
+ * a write (ZST_WO) is made in @scratch and written whole by zs_obj_write() at
+ * zst_unmap(), and ZST_RW reads the object into @scratch first (an object
+ * of PAGE_SIZE is read with no local copy, as zram does).  @scratch is
+ * PAGE_SIZE bytes the caller allocated beforehand (no helper here allocates:
+ * the faults case fails the allocations of its kthreads); 6.x ignores it.
+ *
+ * The kernel version is tested here only, as src/compat.h does for the
+ * allocator (the test does not include src/: it runs against the stock
+ * allocator too).  The includer defines zst_expect_warning(), which
+ * announces a kernel warning to the harness.
+ */
+#ifndef _ZST_API_H
+#define _ZST_API_H
+
+#include <linux/highmem.h>
+#include <linux/numa.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/version.h>
+#include <linux/zsmalloc.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#define ZST_ERR_TOO_BIG		(-ENOSPC)
+#else
+#include <asm/unaligned.h>
+#define ZST_ERR_TOO_BIG		(-EINVAL)
+#endif
+
+/* 7.x allocates by type, kzalloc_obj(*p, gfp); earlier kernels by size. */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+#endif
+
+/*
+ * How an object is accessed: read (ZST_RO), written whole (ZST_WO), or read
+ * and then written (ZST_RW).  With ZST_BAD added, the handle names no live
+ * object: each zs_* call then made is announced (zst_expect_warning()),
+ * since our allocator warns once at each.
+ */
+enum zst_mode {
+	ZST_RO = 1,
+	ZST_WO = 2,
+	ZST_RW = ZST_RO | ZST_WO,
+	ZST_BAD = 4,
+};
+
+static void zst_expect_warning(const char *fn);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+
+/* zst_read_sg() reads through zs_obj_read_sg_begin(). */
+#define ZST_HAVE_SG		1
+#define ZST_SG_READ		"sg read"
+
+static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
+				       gfp_t gfp)
+{
+	return zs_malloc(pool, size, gfp, NUMA_NO_NODE);
+}
+
+/* Whether an access in @mode reads the object (a bad handle's: zeroes). */
+static inline bool zst_reads(enum zst_mode mode)
+{
+	return mode & ZST_RO;
+}
+
+/**
+ * zst_map() - start an access to the object of @handle
+ * @pool: its pool
+ * @handle: its handle
+ * @mode: ZST_RO, ZST_WO or ZST_RW, maybe with ZST_BAD
+ * @len: its size, as allocated
+ * @scratch: PAGE_SIZE bytes of the caller's
+ *
+ * Context: no sleeping and no other object accessed until zst_unmap() (the
+ * rules of the 6.x mapping, which this stands for).
+ * Return: the object's @len bytes: for ZST_RO where zs_obj_read_begin() put
+ * them (in place, or in @scratch if the object spans two pages), else in
+ * @scratch, where a write must go.
+ */
+static inline void *zst_map(struct zs_pool *pool, unsigned long handle,
+			    enum zst_mode mode, size_t len, void *scratch)
+{
+	void *mem;
+
+	if (!(mode & ZST_RO))
+		return scratch;
+	if (mode & ZST_BAD)
+		zst_expect_warning("zs_obj_read_begin");
+	/*
+	 * As zram reads: an object of PAGE_SIZE never spans two pages, so
+	 * it needs no local copy (and a bad handle's read then gets our
+	 * allocator's other stand-in, the zero page).
+	 */
+	mem = zs_obj_read_begin(pool, handle, len,
+				len == PAGE_SIZE ? NULL : scratch);
+	if (!(mode & ZST_WO))
+		return mem;
+	if (mem != scratch)
+		memcpy(scratch, mem, len);
+	zs_obj_read_end(pool, handle, len, mem);
+	return scratch;
+}
+
+/* End an access begun by zst_map() (@mem: what it returned); write it back. */
+static inline void zst_unmap(struct zs_pool *pool, unsigned long handle,
+			     enum zst_mode mode, size_t len, void *scratch,
+			     void *mem)
+{
+	if (!(mode & ZST_WO)) {
+		zs_obj_read_end(pool, handle, len, mem);
+		return;
+	}
+	if (mode & ZST_BAD)
+		zst_expect_warning("zs_obj_write");
+	zs_obj_write(pool, handle, scratch, len);
+}
+
+/*
+ * The end of a read that never began, of a live object (which our allocator
+ * ignores, warning once where it finds nothing to unpin).
+ */
+static inline void zst_end_unpaired(struct zs_pool *pool, unsigned long handle)
+{
+	zst_expect_warning("zs_obj_unpin");
+	zs_obj_read_sg_end(pool, handle);
+}
+
+/**
+ * zst_read_sg() - copy an object into @buf through a scatterlist read
+ * @pool: its pool
+ * @handle: its handle
+ * @len: its size, as allocated
+ * @buf: @len bytes
+ * @bad: @handle names no live object: announce the warning
+ *
+ * zs_obj_read_sg_begin() must describe the object in one piece within a
+ * page, or in two: the first up to the end of its page, the second from the
+ * start of another.  Each piece is mapped with kmap_local_page() and copied.
+ *
+ * Context: may not be called with another object accessed on this CPU.
+ * Return: how many bytes from the start the list described so: @len, or
+ * where the first piece of another shape begins (the rest of @buf is left
+ * as it was).
+ */
+static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
+				 size_t len, u8 *buf, bool bad)
+{
+	struct scatterlist sg[2];
+	size_t done = 0;
+	unsigned int i;
+	bool last = false;
+
+	if (bad)
+		zst_expect_warning("zs_obj_read_sg_begin");
+	zs_obj_read_sg_begin(pool, handle, sg, len);
+	for (i = 0; i < ARRAY_SIZE(sg) && !last; i++) {
+		struct scatterlist *s = &sg[i];
+		u8 *p;
+
+		last = sg_is_last(s);
+		if (!s->length || s->length > len - done ||
+		    s->offset + s->length > PAGE_SIZE || (i && s->offset) ||
+		    (!last && s->offset + s->length != PAGE_SIZE))
+			break;
+		p = kmap_local_page(sg_page(s));
+		memcpy(buf + done, p + s->offset, s->length);
+		kunmap_local(p);
+		done += s->length;
+	}
+	zs_obj_read_sg_end(pool, handle);
+	return done;
+}
+
+#else /* 6.x: zs_map_object() */
+
+/* No scatterlist read: zst_read_sg() copies from a ZS_MM_RO mapping. */
+#define ZST_HAVE_SG		0
+#define ZST_SG_READ		"RO copy"
+
+static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
+				       gfp_t gfp)
+{
+	return zs_malloc(pool, size, gfp);
+}
+
+/* A mapping reads the object in every mode (a bad handle's: zeroes). */
+static inline bool zst_reads(enum zst_mode mode)
+{
+	return true;
+}
+
+static inline enum zs_mapmode zst_mm(enum zst_mode mode)
+{
+	switch (mode & ZST_RW) {
+	case ZST_RO:
+		return ZS_MM_RO;
+	case ZST_WO:
+		return ZS_MM_WO;
+	default:
+		return ZS_MM_RW;
+	}
+}
+
+static inline void *zst_map(struct zs_pool *pool, unsigned long handle,
+			    enum zst_mode mode, size_t len, void *scratch)
+{
+	if (mode & ZST_BAD)
+		zst_expect_warning("zs_map_object");
+	return zs_map_object(pool, handle, zst_mm(mode));
+}
+
+static inline void zst_unmap(struct zs_pool *pool, unsigned long handle,
+			     enum zst_mode mode, size_t len, void *scratch,
+			     void *mem)
+{
+	zs_unmap_object(pool, handle);
+}
+
+static inline void zst_end_unpaired(struct zs_pool *pool, unsigned long handle)
+{
+	zst_expect_warning("zs_unmap_object");
+	zs_unmap_object(pool, handle);
+}
+
+static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
+				 size_t len, u8 *buf, bool bad)
+{
+	enum zst_mode mode = bad ? ZST_RO | ZST_BAD : ZST_RO;
+	void *mem = zst_map(pool, handle, mode, len, NULL);
+
+	memcpy(buf, mem, len);
+	zst_unmap(pool, handle, mode, len, NULL, mem);
+	return len;
+}
+
+#endif
+
+#endif /* _ZST_API_H */
