@@ -14,12 +14,11 @@
 static struct zspage *zs_obj_lookup(struct zs_pool *pool, unsigned long handle,
 				    unsigned long *locp, bool pin)
 {
-	unsigned long *slot = (unsigned long *)handle;
-	struct size_class *class;
+	struct size_class *class = zs_handle_class(pool, handle);
 	struct zspage *zspage;
 
-	/* Any word gives a size of 1..PAGE_SIZE, so some class of @pool. */
-	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*slot)));
+	if (!class)	/* no handle at all: the API's caller reports it */
+		return NULL;
 	spin_lock(&class->lock);
 	zspage = zs_handle_zspage(class, handle, locp, true);
 	if (zspage && pin)

@@ -32,7 +32,8 @@
  * @buf: copy of an object that spans two pages (PAGE_SIZE bytes), or the
  *	zeroed stand-in given for a handle that names no live object
  * @kaddr: kmap_local_page() address of the page of an object in one page
- * @handle: the handle mapped now, 0 when none is
+ * @mapped: whether an object (or a bad handle's stand-in) is mapped now
+ * @handle: the handle mapped, which may be any value, 0 too
  * @zspage: its pinned zspage, NULL for a bad handle
  * @loc: its location word, stable while the zspage is pinned
  * @mode: how the object was mapped
@@ -43,6 +44,7 @@ struct zs_map_area {
 	local_lock_t lock;
 	char *buf;
 	void *kaddr;
+	bool mapped;
 	unsigned long handle;
 	struct zspage *zspage;
 	unsigned long loc;
@@ -90,6 +92,7 @@ void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 	zspage = zs_obj_pin(pool, handle, &loc);
 	local_lock(&zs_map_area.lock);
 	area = this_cpu_ptr(&zs_map_area);
+	area->mapped = true;
 	area->handle = handle;
 	area->zspage = zspage;
 	area->loc = loc;
@@ -130,10 +133,11 @@ void zs_unmap_object(struct zs_pool *pool, unsigned long handle)
 	struct zs_map_area *area = raw_cpu_ptr(&zs_map_area);
 	struct zspage *zspage;
 
-	if (WARN_ON_ONCE(!handle || READ_ONCE(area->handle) != handle))
+	if (WARN_ON_ONCE(!READ_ONCE(area->mapped) ||
+			 READ_ONCE(area->handle) != handle))
 		return;
 	zspage = area->zspage;
-	area->handle = 0;
+	area->mapped = false;
 	if (zspage && !zs_loc_spans(area->loc))
 		kunmap_local(area->kaddr);
 	else if (zspage && area->mode != ZS_MM_RO)

@@ -197,7 +197,9 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 	struct zspage *zspage;
 	unsigned long loc;
 
-	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*(unsigned long *)handle)));
+	class = zs_handle_class(pool, handle);
+	if (WARN_ON_ONCE(!class))
+		return;
 	spin_lock(&class->lock);
 	zspage = zs_handle_zspage(class, handle, &loc, false);
 	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))

@@ -280,10 +280,9 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 	unsigned int idx;
 	bool empty;
 
-	if (IS_ERR_OR_NULL((void *)handle))
+	class = zs_handle_class(pool, handle);
+	if (!class)
 		return;
-
-	class = zs_class_of(pool, zs_loc_size(READ_ONCE(*(unsigned long *)handle)));
 	spin_lock(&class->lock);
 	zspage = zs_handle_zspage(class, handle, &loc, false);
 	if (WARN_ON_ONCE(!zspage)) {

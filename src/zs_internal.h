@@ -7,6 +7,7 @@
 #define _ZS_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/shrinker.h>
@@ -228,6 +229,20 @@ static inline unsigned int zs_size_index(size_t size)
 static inline struct size_class *zs_class_of(struct zs_pool *pool, size_t size)
 {
 	return pool->class_of_size[zs_size_index(size)];
+}
+
+/*
+ * The class a handle's location word names, to be locked before the handle
+ * is checked (zs_handle_zspage()); NULL for 0 or an error value, which no
+ * zs_malloc() returns and no caller may dereference.
+ */
+static inline struct size_class *zs_handle_class(struct zs_pool *pool,
+						 unsigned long handle)
+{
+	if (IS_ERR_OR_NULL((void *)handle))
+		return NULL;
+	/* Any word gives a size of 1..PAGE_SIZE, so some class of @pool. */
+	return zs_class_of(pool, zs_loc_size(READ_ONCE(*(unsigned long *)handle)));
 }
 
 static inline unsigned long *zspage_refs(struct zspage *zspage)

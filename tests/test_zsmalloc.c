@@ -1578,10 +1578,11 @@ out:
 
 /*
  * garbage_handle (ours only; unfixed it oopses): words holding garbage
- * (0, all ones, a random value) map to the zeroed stand-in (7.x: read as
- * zeroes, written nowhere), and an unmap without a map (7.x: the end of a
- * read that never began) of a live handle is ignored: the object stays
- * movable, which compaction shows by emptying its zspage.
+ * (0, all ones, a random value), and handles that are 0 or an error value,
+ * map to the zeroed stand-in (7.x: read as zeroes, written nowhere), and a
+ * handle-0 map ends with its unmap like any other; an unmap without a map
+ * (7.x: the end of a read that never began) of a live handle is ignored: the
+ * object stays movable, which compaction shows by emptying its zspage.
  */
 static void zst_case_garbage_handle(struct zst_case_ctx *c)
 {
@@ -1609,6 +1610,10 @@ static void zst_case_garbage_handle(struct zst_case_ctx *c)
 		zst_map_bad(c, pool, (unsigned long)fake, ZST_RW, PAGE_SIZE,
 			    "garbage");
 	}
+	/* No handle at all: 0 and an error value, which zs_free() ignores. */
+	zst_map_bad(c, pool, 0, ZST_RW, PAGE_SIZE, "handle 0");
+	zst_map_bad(c, pool, (unsigned long)ERR_PTR(-ENOMEM), ZST_RW, PAGE_SIZE,
+		    "error handle");
 	zst_expect(c, zs_get_total_pages(pool) == 0, "bad maps made pages");
 
 	for (i = 0; i < n; i++) {
