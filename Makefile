@@ -11,7 +11,8 @@
 #                  series (ZSMALLOC=stock: without it): see kseries/kseries.mk
 #   make check-debug  the guest suites again on a KASAN, lockdep, kmemleak and
 #                  fault-injection kernel built from linux-source (cached in
-#                  DEBUG_CACHE, built on first use: 13-40 minutes)
+#                  DEBUG_CACHE, built on first use: 13-40 minutes); with
+#                  KSERIES, on that series' debug kernel
 #   make run       boot with zram swap on our allocator, put it under memory
 #                  pressure and report what the allocator holds
 #   make check-system  the DKMS package (make deb) installed, used and removed
@@ -182,6 +183,7 @@ selfcheck: $(BLOB) $(TREE)
 # and the harness self-checks do not depend on the kernel booted.
 ifneq ($(KSERIES),)
 check: check-kseries
+check-debug: check-kseries-debug
 else
 check: deps
 	@$(MAKE) --no-print-directory modules
@@ -194,7 +196,6 @@ check: deps
 	-@$(MAKE) --no-print-directory boot
 	-@[ -n "$(FLAVOUR)" ] || $(MAKE) --no-print-directory selfcheck
 	@tests/host/summary.sh $(OUT)/counts/* $(VMDIR)/counts $(if $(FLAVOUR),,$(OUT)/selfcheck/counts)
-endif
 
 # The same suites on the debug kernel (kernel.env names its image, build
 # tree and modules), our modules built for it under $(DEBUG_OUT)/modtree.
@@ -207,6 +208,7 @@ check-debug: deps $(BLOB) $(TREE)
 		OUT=$(DEBUG_OUT) MODTREE=$(DEBUG_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
 		GUEST_ENV='$(GUEST_ENV) $(DEBUG_GUEST_ENV)' TIMEOUT=3600 SUITE_TIMEOUT=1800
 	@tests/host/summary.sh $(DEBUG_OUT)/vm/counts
+endif
 
 # The DKMS package in a real Debian 12 system booted with systemd: make deb,
 # then three boots of a cached system image (scripts/check-system.sh).

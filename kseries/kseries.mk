@@ -25,26 +25,37 @@ patches: deps
 # its in-tree build (scripts/lint-kseries-build.sh).  The kernel comes from
 # scripts/build-kseries-kernel.sh (cached in KSERIES_CACHE, rebuilt where src/
 # changed); test_zsmalloc.ko is built for it in $(KS_OUT)/modtree.
-KS_OUT = $(OUT)/kseries/$(KSERIES)-$(ZSMALLOC)
+#
+# make check-debug KSERIES=...: the same suites on the series' debug kernel
+# (KASAN, lockdep, kmemleak: configs/debug-checks.config), as check-debug
+# does on 6.1; the lint is left to make check.
+KS_DEBUG ?=
+KS_VARIANT = $(ZSMALLOC)$(if $(KS_DEBUG),-debug)
+KS_OUT = $(OUT)/kseries/$(KSERIES)-$(KS_VARIANT)
+KS_LINT = $(if $(filter ours,$(ZSMALLOC)),$(if $(KS_DEBUG),,yes))
 # 7.x's ext4 computes crc32c without the crypto API.
 KS_CRC32C_6.12 := crc32c_generic
 KS_MODULES = zram virtio_pci virtio_blk $(KS_CRC32C_$(KSERIES)) ext4
 
-.PHONY: check-kseries test-module
+.PHONY: check-kseries check-kseries-debug test-module
+
+check-kseries-debug:
+	@$(MAKE) --no-print-directory check-kseries KS_DEBUG=debug TIMEOUT=3600 \
+		SUITE_TIMEOUT=1800 GUEST_ENV='$(GUEST_ENV) $(DEBUG_GUEST_ENV)'
 
 check-kseries: deps $(BLOB) $(TREE)
-	scripts/build-kseries-kernel.sh $(KSERIES) $(ZSMALLOC) $(KSERIES_CACHE)
+	scripts/build-kseries-kernel.sh $(KSERIES) $(ZSMALLOC) $(KS_DEBUG) $(KSERIES_CACHE)
 	@rm -rf $(KS_OUT)/counts $(KS_OUT)/vm/counts
-	-@[ $(ZSMALLOC) != ours ] || tests/host/count.sh $(KS_OUT)/counts/patches \
+	-@[ -z "$(KS_LINT)" ] || tests/host/count.sh $(KS_OUT)/counts/patches \
 		$(MAKE) --no-print-directory patches
-	-@[ $(ZSMALLOC) != ours ] || tests/host/count.sh $(KS_OUT)/counts/lint \
+	-@[ -z "$(KS_LINT)" ] || tests/host/count.sh $(KS_OUT)/counts/lint \
 		scripts/lint-kseries-build.sh $(KSERIES_CACHE)/$(KSERIES)/ours.env
-	-@. $(KSERIES_CACHE)/$(KSERIES)/$(ZSMALLOC).env && $(MAKE) --no-print-directory \
+	-@. $(KSERIES_CACHE)/$(KSERIES)/$(KS_VARIANT).env && $(MAKE) --no-print-directory \
 		test-module boot KVER=$$KVER KERNEL=$$KERNEL KDIR=$$KDIR \
 		MODULES_DIR=$$MODULES_DIR LINUX_SRC=$$KSRC OUT=$(KS_OUT) \
 		MODTREE=$(KS_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
 		STOCK_MODULES='$(KS_MODULES)' GUEST_MODULES='$(filter-out zram,$(KS_MODULES))'
-	@tests/host/summary.sh $(if $(filter ours,$(ZSMALLOC)),$(addprefix \
+	@tests/host/summary.sh $(if $(KS_LINT),$(addprefix \
 		$(KS_OUT)/counts/,patches lint)) $(KS_OUT)/vm/counts
 
 # The in-kernel API test alone: the allocator is the kernel's.

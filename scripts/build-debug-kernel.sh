@@ -10,9 +10,10 @@
 #
 # Source: Debian's linux-source-6.1 tarball, unpacked pristine into CACHE_DIR
 # (default .cache/debug-kernel) and built out of tree (make O=).  Config:
-# tinyconfig + configs/debug.config + olddefconfig, then every line of the
-# fragment is checked against the final .config.  A build is keyed by the
-# source package version and the fragment's sha256; when that key is
+# tinyconfig + configs/debug.config + configs/debug-checks.config +
+# olddefconfig, then every line of the fragments is checked against the final
+# .config.  A build is keyed by the source package version and the sha256 of
+# the fragments (one after the other); when that key is
 # already built the script only prints where things are, and a new build
 # removes the builds of other keys.  The build takes 13-40 minutes on two
 # cores; a CACHE_DIR outside the work tree survives fresh clones.
@@ -32,7 +33,9 @@ BUILD_DEPS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 RECIPE=1
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-fragment=$top/configs/debug.config
+# The debugging part is its own file, shared with the series' debug kernels
+# (scripts/build-kseries-kernel.sh ... debug); the key hashes the two as one.
+fragments="$top/configs/debug.config $top/configs/debug-checks.config"
 tarball=/usr/src/linux-source-6.1.tar.xz
 
 install_deps() {
@@ -62,7 +65,7 @@ exec 9>"$cache/.lock"
 flock 9
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-fragsum=$(sha256sum "$fragment" | cut -c1-16)
+fragsum=$(cat $fragments | sha256sum | cut -c1-16)
 key=$srcver-$fragsum-r$RECIPE
 src=$cache/src-$srcver
 build=$cache/build-$key
@@ -87,10 +90,10 @@ else
 	{
 		make -s -C "$src" O="$build" tinyconfig
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
-			"$build/.config" "$fragment"
+			"$build/.config" $fragments
 		make -s -C "$src" O="$build" olddefconfig
 	} >"$build/config.log" 2>&1 || { cat "$build/config.log" >&2; exit 1; }
-	"$top/scripts/check-kconfig.sh" "$build/.config" "$fragment"
+	"$top/scripts/check-kconfig.sh" "$build/.config" $fragments
 	[ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-debug-kernel: $build/.config"; exit 0; }
 
 	echo "build-debug-kernel: building $key in $build (log: $build/build.log)"

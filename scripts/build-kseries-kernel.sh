@@ -8,7 +8,8 @@
 #   CONFIG_ONLY=1 ...   only configure and check the config
 #
 # Config: tinyconfig + configs/kseries.config + configs/kseries-SERIES.config
-# (+ configs/kseries-debug.config with "debug": KASAN and lockdep) +
+# (+ configs/debug-checks.config, the 6.1 debug kernel's checks: KASAN,
+# lockdep, kmemleak..., and configs/kseries-debug.config with "debug") +
 # olddefconfig, every fragment line checked (scripts/check-kconfig.sh).
 # Kept under CACHE (default /var/cache/zsmalloc-kseries), out of the work
 # tree:
@@ -39,7 +40,7 @@ case $variant in ours | stock) ;; *)
 	echo "build-kseries-kernel: variant must be ours or stock" >&2; exit 2 ;;
 esac
 fragments="$top/configs/kseries.config $top/configs/kseries-$series.config"
-[ -z "$debug" ] || fragments="$fragments $top/configs/kseries-debug.config"
+[ -z "$debug" ] || fragments="$fragments $top/configs/debug-checks.config $top/configs/kseries-debug.config"
 
 tree=$("$top/scripts/kseries-source.sh" "$series" "$cache")
 mkdir -p "$cache/$series"
