@@ -13,7 +13,11 @@
  * end, then frees the zspage if it is empty or puts it back if not.
  *
  * The victim is a zspage of the emptiest fullness group across classes,
- * weighted by objects per page: the fewest writebacks per page freed.
+ * weighted by objects per page: the fewest writebacks per page freed.  A
+ * victim that cannot be emptied (zswap's callback fails for an object whose
+ * page is being swapped in, -EEXIST, or finds no memory) stays off the lists
+ * until the shrink call ends: put back at once, it would be the emptiest
+ * again and every further try of the call would fail on the same object.
  *
  * What 6.1's zswap does with a handle whose object its owner frees between
  * our check (zspage_evictable_handle(), under the class lock, just before
@@ -136,17 +140,30 @@ static bool zspage_end_reclaim(struct zs_pool *pool, struct zspage *zspage)
 	return empty;
 }
 
+/* Ends reclaim of @zspage: returns the pages freed, 0 if it was put back. */
+static unsigned int zs_reclaim_finish(struct zs_pool *pool,
+				      struct zspage *zspage)
+{
+	unsigned int pages = zspage->nr_backed;
+
+	if (!zspage_end_reclaim(pool, zspage))
+		return 0;
+	zspage_free(pool, zspage);
+	return pages;
+}
+
 /*
  * Evicts one zspage: returns the pages freed, or -errno: -ENOENT when the
  * pool has no zspage to evict, -EAGAIN when the class picked (without its
- * lock) emptied before we took one: others may still have some.
+ * lock) emptied before we took one: others may still have some.  A victim
+ * whose eviction failed goes on @kept, still under reclaim.
  */
-static int zs_reclaim_one(struct zs_pool *pool)
+static int zs_reclaim_one(struct zs_pool *pool, struct list_head *kept)
 {
 	struct size_class *class = pool_pick_victim_class(pool);
 	struct zspage *zspage;
-	unsigned int idx;
-	int ret = 0, freed;
+	unsigned int idx, freed;
+	int ret = 0;
 
 	if (!class)
 		return -ENOENT;
@@ -160,11 +177,12 @@ static int zs_reclaim_one(struct zs_pool *pool)
 		if (handle)
 			ret = pool->zpool_ops->evict(pool->zpool, handle);
 	}
-	freed = zspage->nr_backed;
-	if (!zspage_end_reclaim(pool, zspage))
-		return ret ? ret : -EAGAIN;
-	zspage_free(pool, zspage);
-	return freed;
+	if (ret) {
+		list_add(&zspage->list, kept);
+		return ret;
+	}
+	freed = zs_reclaim_finish(pool, zspage);
+	return freed ? freed : -EAGAIN;
 }
 
 /**
@@ -180,16 +198,22 @@ int zs_zpool_shrink(void *data, unsigned int pages, unsigned int *reclaimed)
 {
 	struct zs_pool *pool = data;
 	unsigned int freed = 0, tries = 0;
+	struct zspage *zspage, *next;
+	LIST_HEAD(kept);
 	int ret = -EINVAL;
 
 	if (!pool->zpool_ops || !pool->zpool_ops->evict)
 		goto out;
 	while (freed < pages && tries++ < ZS_RECLAIM_TRIES) {
-		ret = zs_reclaim_one(pool);
+		ret = zs_reclaim_one(pool, &kept);
 		if (ret == -ENOENT)
 			break;
 		if (ret > 0)
 			freed += ret;
+	}
+	list_for_each_entry_safe(zspage, next, &kept, list) {
+		list_del_init(&zspage->list);
+		freed += zs_reclaim_finish(pool, zspage);
 	}
 out:
 	if (reclaimed)
