@@ -105,7 +105,8 @@ ktap_test() {
 }
 
 # ktap_step NAME COMMAND [ARG...]: ktap_test for a chain of dependent steps:
-# once a step has failed, the later ones are reported "not ok" unrun.
+# once a step has failed, the later ones are reported "not ok" unrun.  Each
+# step's wall time follows its result line.
 KTAP_BROKEN=
 ktap_step() {
 	if [ -n "$KTAP_BROKEN" ]; then
@@ -113,11 +114,12 @@ ktap_step() {
 		ktap_not_ok "$1"
 		return 1
 	fi
-	ktap_test "$@" || {
-		_zs_st=$?
-		KTAP_BROKEN=$1
-		return $_zs_st
-	}
+	_zs_t0=$(date +%s)
+	_zs_st=0
+	ktap_test "$@" || _zs_st=$?
+	ktap_diag "took $(($(date +%s) - _zs_t0)) s"
+	[ "$_zs_st" -eq 0 ] || KTAP_BROKEN=$1
+	return "$_zs_st"
 }
 
 # ktap_finish: note a mismatch between plan and results; exit 0 (the
