@@ -34,9 +34,26 @@ kernel_is_61() {
 	case $(uname -r) in 6.1.*) ;; *) return 1 ;; esac
 }
 
+# stamped COMMAND [ARG...]: COMMAND's output, each line led by the seconds
+# since it started, to show where an install's time goes (unpacking, the
+# DKMS build, the initramfs); COMMAND's exit status.
+stamped() {
+	_t0=$(cut -d. -f1 /proc/uptime)
+	{ "$@" 2>&1; echo "zs-status $?"; } | {
+		_st=1
+		while IFS= read -r _line; do
+			case $_line in
+			"zs-status "*) _st=${_line#zs-status } ;;
+			*) echo "+$(($(cut -d. -f1 /proc/uptime) - _t0)) s: $_line" ;;
+			esac
+		done
+		return "$_st"
+	}
+}
+
 apt_install_deb() {
 	cp "$here/$ZS_DEB" /tmp/ &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -y "/tmp/$ZS_DEB"
+		stamped env DEBIAN_FRONTEND=noninteractive apt-get install -y "/tmp/$ZS_DEB"
 }
 
 # dkms_installed KVER: dkms says the module is installed for KVER.
@@ -74,7 +91,7 @@ zram_generator_config() {
 # A newer 6.1 ABI from the archive, brought by the host: installing it makes
 # DKMS build for it (the kernel's postinst hook), and the next boot runs it.
 newer_kernel() {
-	DEBIAN_FRONTEND=noninteractive dpkg -i "$here"/newer/*.deb &&
+	stamped env DEBIAN_FRONTEND=noninteractive dpkg -i "$here"/newer/*.deb &&
 		dkms_installed "$ZS_NEWER_KVER" && modinfo_names_dkms "$ZS_NEWER_KVER"
 }
 
