@@ -20,6 +20,13 @@
 #   latency  test_zsmalloc.ko's compact_latency case, -smp 2: zs_malloc() +
 #            map + unmap timed in a class while a kthread compacts it
 #
+# With KSERIES=6.12|7.2, the peers are three kernels of that series, built
+# by scripts/build-kseries-kernel.sh from the same source and config
+# (configs/kseries-bench.config added), zsmalloc built in: stock, chain16
+# (stock with CONFIG_ZSMALLOC_CHAIN_SIZE=16, mainline's densest setting) and
+# ours (the series applied); every step boots each of them, zs_bench.ko and
+# test_zsmalloc.ko built against each.
+#
 # Environment (defaults in brackets):
 #   K [3]            rounds per allocator (timing, smp2, zram, latency)
 #   NR [20000]       objects per zs_bench fill
@@ -28,12 +35,16 @@
 #   MIXED_OPS [50000] mixed-test operations per thread
 #   MPPS ["4 8 16"]  max_pages_per_zspage values of the density sweep
 #   ZPOOLS ["zsmalloc-stock zsmalloc-ours zbud z3fold"]  zswap's zpools
+#                    (KSERIES: the peers)
+#   KSERIES, KSERIES_CACHE [/var/cache/zsmalloc-kseries]  see above
 #   ZSWAP_K [K]      zswap rounds per zpool
 #   ZSWAP_MIB [192], ZSWAP_CG_MIB [128]  zswap: memhog's size, its memory
 #                    cgroup's limit (zswap charges the compressed bytes to it)
-#   BENCH_OUT [.cache/bench/run]  logs and intermediate files
+#   BENCH_OUT [.cache/bench/run, KSERIES: run-KSERIES]  logs and
+#                    intermediate files
 #   BENCH_MD [BENCHMARKS.md], BENCH_CSV [bench/results.csv],
-#   BENCH_PLOTS [bench/plots]  what the report step writes
+#   BENCH_PLOTS [bench/plots]  what the report step writes (KSERIES: into
+#                    BENCH_OUT)
 #   QEMU_TIMEOUT [1800]  seconds before a guest is declared hung
 # Guests: `-icount shift=0,sleep=off -smp 1` for single-thread timing (guest
 # time counts instructions: deterministic), plain TCG `-smp 2` for the
@@ -51,14 +62,31 @@ BIG=${BIG:-200000}
 LOOPS=${LOOPS:-3}
 MIXED_OPS=${MIXED_OPS:-50000}
 MPPS=${MPPS:-4 8 16}
-ZPOOLS=${ZPOOLS:-zsmalloc-stock zsmalloc-ours zbud z3fold}
 ZSWAP_K=${ZSWAP_K:-$K}
 ZSWAP_MIB=${ZSWAP_MIB:-192}
 ZSWAP_CG_MIB=${ZSWAP_CG_MIB:-128}
-OUT=${BENCH_OUT:-$top/.cache/bench/run}
-MD=${BENCH_MD:-$top/BENCHMARKS.md}
-CSV=${BENCH_CSV:-$bench/results.csv}
-PLOTS=${BENCH_PLOTS:-$bench/plots}
+KSERIES=${KSERIES:-}
+KSERIES_CACHE=${KSERIES_CACHE:-/var/cache/zsmalloc-kseries}
+if [ -n "$KSERIES" ]; then
+	PEERS="stock chain16 ours"
+	TIMING_CONFIGS=$PEERS
+	DENSITY_CONFIGS=$PEERS
+	ZPOOLS=${ZPOOLS:-$PEERS}
+	OUT=${BENCH_OUT:-$top/.cache/bench/run-$KSERIES}
+	# Until the report has a section per series: beside the logs.
+	MD=${BENCH_MD:-$OUT/BENCHMARKS.md}
+	CSV=${BENCH_CSV:-$OUT/results.csv}
+	PLOTS=${BENCH_PLOTS:-$OUT/plots}
+else
+	PEERS="stock ours"
+	TIMING_CONFIGS="stock ours ours-eager"
+	DENSITY_CONFIGS="stock $(for m in $MPPS; do echo "ours-mpp$m ours-mpp$m-eager"; done)"
+	ZPOOLS=${ZPOOLS:-zsmalloc-stock zsmalloc-ours zbud z3fold}
+	OUT=${BENCH_OUT:-$top/.cache/bench/run}
+	MD=${BENCH_MD:-$top/BENCHMARKS.md}
+	CSV=${BENCH_CSV:-$bench/results.csv}
+	PLOTS=${BENCH_PLOTS:-$bench/plots}
+fi
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800}
 SEED=${SEED:-1}
 image_dir=$top/.cache/linux-image-$KVER
@@ -92,40 +120,45 @@ stock_module() {
 	echo "$order" >"$root/m/$1.order"
 }
 
-# Build zs_bench.ko, a snapshot of our module, zcopy, memhog, the zram
-# image and the initramfs.
-build() {
+# snapshot DIR FILE...: copy FILEs into DIR, emptied first, so that an edit
+# in the work tree cannot change a module halfway through a run.
+snapshot() {
+	dir=$1
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$@" "$dir/"
+}
+
+# initramfs_base ROOT: the guest's userland in ROOT, made anew: busybox,
+# bench.sh as /init, zsb-meta, zcopy, memhog, the zram image.
+initramfs_base() {
+	rm -rf "$1"
+	mkdir -p "$1/bin" "$1/m" "$1/proc" "$1/sys" "$1/dev" "$1/tmp"
+	cp /bin/busybox "$1/bin/busybox"
+	for app in $(busybox --list); do
+		[ "$app" = busybox ] || ln -s busybox "$1/bin/$app"
+	done
+	cp "$bench/guest/bench.sh" "$1/init"
+	install -m 0755 "$bench/guest/zsb-meta.sh" "$1/bin/zsb-meta"
+	cp "$OUT/zcopy" "$OUT/memhog" "$1/bin/"
+	cp "$OUT/image.bin" "$1/image"
+}
+
+# Debian's 6.1: zs_bench.ko, a snapshot of our module and the test module
+# built against its headers; one initramfs with both allocators.
+build_61() {
 	[ -f "$image_dir/boot/vmlinuz-$KVER" ] || "$top/scripts/fetch-kernel.sh" "$KVER" "$image_dir"
-	mkdir -p "$OUT"
 	make -s -C "$kdir" M="$bench" modules
-	# Ours from a snapshot of src/, so that a rebuild there cannot change
-	# the module halfway through a run.
-	rm -rf "$OUT/ours-src"
-	mkdir -p "$OUT/ours-src"
-	cp "$top"/src/*.c "$top"/src/*.h "$top/src/Kbuild" "$OUT/ours-src/"
+	snapshot "$OUT/ours-src" "$top"/src/*.c "$top"/src/*.h "$top/src/Kbuild"
 	cp "$top/VERSION" "$OUT/"	# src/Kbuild reads ../VERSION
 	make -s -C "$kdir" M="$OUT/ours-src" modules
-	# The latency test from a snapshot of tests/ too.
-	rm -rf "$OUT/test-src"
-	mkdir -p "$OUT/test-src"
-	cp "$top/tests/test_zsmalloc.c" "$top/tests/zst_api.h" "$top/tests/Kbuild" "$OUT/test-src/"
+	snapshot "$OUT/test-src" "$top/tests/test_zsmalloc.c" "$top/tests/zst_api.h" "$top/tests/Kbuild"
 	make -s -C "$kdir" M="$OUT/test-src" modules
-	git -C "$top" log -1 --format='%h %cd' --date=short -- src >"$OUT/ours-version"
-	git -C "$top" status --porcelain -- src | grep -q . && echo "(src/ has uncommitted changes)" >>"$OUT/ours-version"
-	gcc -O2 -Wall -static -o "$OUT/zcopy" "$bench/guest/zcopy.c"
-	gcc -O2 -Wall -static -o "$OUT/memhog" "$top/tests/guest/memhog.c"
-	[ -f "$OUT/image.bin" ] || python3 "$bench/gen-workload.py" image --out "$OUT/image.bin" --mib 64
 
 	root=$OUT/initramfs
-	rm -rf "$root"
-	mkdir -p "$root/bin" "$root/m/stock" "$root/m/ours" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
-	cp /bin/busybox "$root/bin/busybox"
-	for app in $(busybox --list); do
-		[ "$app" = busybox ] || ln -s busybox "$root/bin/$app"
-	done
-	cp "$bench/guest/bench.sh" "$root/init"
-	install -m 0755 "$bench/guest/zsb-meta.sh" "$root/bin/zsb-meta"
-	cp "$OUT/zcopy" "$OUT/memhog" "$root/bin/"
+	initramfs_base "$root"
+	mkdir -p "$root/m/stock" "$root/m/ours"
 	cp "$mods/kernel/mm/zsmalloc.ko" "$root/m/stock/"
 	cp "$mods/kernel/drivers/block/zram/zram.ko" "$root/m/"
 	cp "$OUT/ours-src/zsmalloc.ko" "$root/m/ours/"
@@ -133,17 +166,71 @@ build() {
 		stock_module $m
 	done
 	cp "$bench/zs_bench.ko" "$OUT/test-src/test_zsmalloc.ko" "$root/m/"
-	cp "$OUT/image.bin" "$root/image"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$OUT/initramfs.cpio"
+}
+
+# build_peer PEER: PEER's kernel of the series (built or reused, then copied
+# into OUT/PEER), zs_bench.ko and test_zsmalloc.ko built against it, and its
+# initramfs (zram and virtio as its modules).
+build_peer() {
+	case $1 in
+	chain16) kernel_of="stock bench-chain16" env=stock-bench-chain16 ;;
+	*) kernel_of="$1 bench" env=$1-bench ;;
+	esac
+	# shellcheck disable=SC2086 # variant and option
+	"$top/scripts/build-kseries-kernel.sh" "$KSERIES" $kernel_of "$KSERIES_CACHE"
+	# shellcheck source=/dev/null # written by build-kseries-kernel.sh
+	. "$KSERIES_CACHE/$KSERIES/$env.env"
+	d=$OUT/$1
+	snapshot "$d/bench" "$bench/zs_bench.c" "$bench/workloads.h" "$bench/Kbuild"
+	snapshot "$d/tests" "$top/tests/test_zsmalloc.c" "$top/tests/zst_api.h" "$top/tests/Kbuild"
+	make -s -C "$KDIR" M="$d/bench" modules
+	make -s -C "$KDIR" M="$d/tests" modules
+	cp "$KERNEL" "$d/bzImage"
+
+	root=$d/initramfs mods=$MODULES_DIR
+	initramfs_base "$root"
+	for m in zram virtio_pci virtio_blk; do
+		stock_module $m
+	done
+	cp "$d/bench/zs_bench.ko" "$d/tests/test_zsmalloc.ko" "$root/m/"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$d/initramfs.cpio"
+	log "built $1: $KVER, $KERNEL"
+}
+
+# Build the guests' modules, userland, zram image and initramfs (one for
+# 6.1, one per peer with KSERIES).
+build() {
+	mkdir -p "$OUT"
+	git -C "$top" log -1 --format='%h %cd' --date=short -- src >"$OUT/ours-version"
+	git -C "$top" status --porcelain -- src | grep -q . && echo "(src/ has uncommitted changes)" >>"$OUT/ours-version"
+	gcc -O2 -Wall -static -o "$OUT/zcopy" "$bench/guest/zcopy.c"
+	gcc -O2 -Wall -static -o "$OUT/memhog" "$top/tests/guest/memhog.c"
+	[ -f "$OUT/image.bin" ] || python3 "$bench/gen-workload.py" image --out "$OUT/image.bin" --mib 64
+	if [ -n "$KSERIES" ]; then
+		for peer in $PEERS; do
+			build_peer "$peer"
+		done
+	else
+		build_61
+	fi
 	log "built: $(cat "$OUT/ours-version")"
 }
 
-# run_vm NAME MODE KERNEL-ARGS...: boot one guest; its console goes to
-# OUT/logs/NAME.log.  MODE: icount (smp 1, deterministic time), smp1, smp2,
-# swap (smp1 with a fresh sparse disk of ZSWAP_MIB + 64 MiB, virtio).
+# run_vm NAME CONFIG MODE KERNEL-ARGS...: boot one guest on the kernel and
+# allocator of CONFIG (alloc_args); its console goes to OUT/logs/NAME.log.
+# MODE: icount (smp 1, deterministic time), smp1, smp2, swap (smp1 with a
+# fresh sparse disk of ZSWAP_MIB + 64 MiB, virtio).
 run_vm() {
-	name=$1 mode=$2
-	shift 2
+	name=$1 cfg=$2 mode=$3
+	shift 3
+	if [ -n "$KSERIES" ]; then
+		kernel=$OUT/$cfg/bzImage initrd=$OUT/$cfg/initramfs.cpio
+	else
+		kernel=$image_dir/boot/vmlinuz-$KVER initrd=$OUT/initramfs.cpio
+	fi
+	# shellcheck disable=SC2046 # one word per setting
+	set -- $(alloc_args "$cfg") "$@"
 	disk=
 	case $mode in
 	icount) accel="-accel tcg -icount shift=0,sleep=off -smp 1" ;;
@@ -162,7 +249,7 @@ run_vm() {
 	# shellcheck disable=SC2086 # $accel and $disk are lists of options
 	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 $accel $disk -m 2G -cpu max \
 		-nographic -no-reboot -nodefaults -serial stdio \
-		-kernel "$image_dir/boot/vmlinuz-$KVER" -initrd "$OUT/initramfs.cpio" \
+		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 quiet panic=-1 oops=panic $*" \
 		</dev/null >"$OUT/logs/$name.log" 2>&1 || true
 	echo "zsb: host_seconds=$(($(date +%s) - start)) mode=$mode" >>"$OUT/logs/$name.log"
@@ -177,19 +264,24 @@ zs_args() {
 	echo "zsb_test=zs_bench zsb_args=seed=$SEED:$1"
 }
 
-# alloc_args CONFIG: the guest settings of stock, ours, ours-eager.
+# alloc_args CONFIG: the guest's settings for CONFIG: stock, ours,
+# ours-mppN (max_pages_per_zspage=N), any of them -eager (ondemand=0), a
+# zswap zpool (zsmalloc-stock, zsmalloc-ours, zbud, z3fold); with KSERIES,
+# a peer, whose kernel has its zsmalloc built in.
 alloc_args() {
+	[ -z "$KSERIES" ] || { echo zsb_alloc=builtin; return; }
 	case $1 in
-	stock | ours) echo "zsb_alloc=$1" ;;
-	ours-eager) echo "zsb_alloc=ours zsb_ondemand=0" ;;
+	zsmalloc-*) alloc_args "${1#zsmalloc-}" ;;
+	*-eager) echo "$(alloc_args "${1%-eager}") zsb_ondemand=0" ;;
+	ours-mpp*) echo "zsb_alloc=ours zsb_mpp=${1#ours-mpp}" ;;
+	*) echo "zsb_alloc=$1" ;;
 	esac
 }
 
 timing() {
 	for i in $(seq "$K"); do
-		for a in stock ours ours-eager; do
-			# shellcheck disable=SC2046 # one word per setting
-			run_vm "timing-$a-$i" icount $(alloc_args $a) \
+		for a in $TIMING_CONFIGS; do
+			run_vm "timing-$a-$i" "$a" icount \
 				"$(zs_args "workload=$workloads:nr_objects=$NR:loops=$LOOPS:threads=1:mixed_ops=$MIXED_OPS")"
 		done
 	done
@@ -197,35 +289,32 @@ timing() {
 
 smp2() {
 	for i in $(seq "$K"); do
-		for a in stock ours; do
-			run_vm "smp2-$a-$i" smp2 zsb_alloc=$a \
+		for a in $PEERS; do
+			run_vm "smp2-$a-$i" "$a" smp2 \
 				"$(zs_args "workload=files:nr_objects=$NR:loops=$LOOPS:threads=2:mixed_ops=$MIXED_OPS:phases=0")"
 		done
 	done
 }
 
-# density_vm CONFIG N SETTINGS...: one density boot of N objects.
+# density_vm CONFIG N: one density boot of N objects.
 density_vm() {
 	cfg=$1 count=$2
-	shift 2
-	run_vm "density-$cfg-n$count" smp1 slub_nomerge "$@" \
+	run_vm "density-$cfg-n$count" "$cfg" smp1 slub_nomerge \
 		"$(zs_args "workload=$density_workloads:nr_objects=$count:loops=1:mixed_ops=0:meta_helper=/bin/zsb-meta")"
 }
 
 density() {
 	for n in $NR $BIG; do
-		density_vm stock "$n" zsb_alloc=stock
-		for m in $MPPS; do
-			density_vm "ours-mpp$m" "$n" zsb_alloc=ours zsb_mpp="$m"
-			density_vm "ours-mpp$m-eager" "$n" zsb_alloc=ours zsb_mpp="$m" zsb_ondemand=0
+		for cfg in $DENSITY_CONFIGS; do
+			density_vm "$cfg" "$n"
 		done
 	done
 }
 
 zram() {
 	for i in $(seq "$K"); do
-		for a in stock ours; do
-			run_vm "zram-$a-$i" icount zsb_alloc=$a zsb_test=zram
+		for a in $PEERS; do
+			run_vm "zram-$a-$i" "$a" icount zsb_test=zram
 		done
 	done
 }
@@ -233,16 +322,15 @@ zram() {
 zswap() {
 	for i in $(seq "$ZSWAP_K"); do
 		for p in $ZPOOLS; do
-			run_vm "zswap-$p-$i" swap zsb_test=zswap zsb_alloc="${p#zsmalloc-}" \
-				zsb_hog="$ZSWAP_MIB" zsb_cg="$ZSWAP_CG_MIB"
+			run_vm "zswap-$p-$i" "$p" swap zsb_test=zswap zsb_hog="$ZSWAP_MIB" zsb_cg="$ZSWAP_CG_MIB"
 		done
 	done
 }
 
 latency() {
 	for i in $(seq "$K"); do
-		for a in stock ours; do
-			run_vm "latency-$a-$i" smp2 zsb_alloc=$a zsb_test=latency "zsb_args=seed=$SEED"
+		for a in $PEERS; do
+			run_vm "latency-$a-$i" "$a" smp2 zsb_test=latency "zsb_args=seed=$SEED"
 		done
 	done
 }

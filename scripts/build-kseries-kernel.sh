@@ -4,54 +4,86 @@
 # Build a test kernel of a patch series: Debian's linux-source-SERIES with
 # the series (ours) or without it (stock), same config.
 #
-#   scripts/build-kseries-kernel.sh SERIES ours|stock [debug] [CACHE]
+#   scripts/build-kseries-kernel.sh SERIES ours|stock [OPTION] [CACHE]
 #   CONFIG_ONLY=1 ...   only configure and check the config
 #
 # Config: tinyconfig + configs/kseries.config + configs/kseries-SERIES.config
-# (+ configs/debug-checks.config, the 6.1 debug kernel's checks: KASAN,
-# lockdep, kmemleak..., and configs/kseries-debug.config with "debug") +
-# olddefconfig, every fragment line checked (scripts/check-kconfig.sh).
+# + what OPTION adds + olddefconfig, every fragment line checked
+# (scripts/check-kconfig.sh).  OPTION:
+#   debug          configs/debug-checks.config (the 6.1 debug kernel's
+#                  checks: KASAN, lockdep, kmemleak...) and
+#                  configs/kseries-debug.config
+#   bench          configs/kseries-bench.config: the slab allocator as
+#                  Debian's, for `make bench KSERIES=...`
+#   bench-chain16  that and configs/kseries-chain16.config: stock at
+#                  mainline's densest setting, a peer of the benchmark
 # Kept under CACHE (default /var/cache/zsmalloc-kseries), out of the work
 # tree:
 #   SERIES/linux-source-SERIES   pristine source (scripts/kseries-source.sh)
 #   SERIES/VARIANT               a hard-linked copy of it; ours with the
 #                                series applied
 #   SERIES/VARIANT/build-KEY     the build tree (make O=), KEY = source
-#                                version, debug or not, the fragments' sha256
+#                                version, OPTION, the fragments' sha256
 # A build tree inside its source tree names it "..": the same objects serve
 # both copies, so ours starts as a copy of stock's build tree and compiles
-# only what the series changes.  ours is made anew from src/ on every call
+# only what the series changes.  A bench-chain16 tree likewise starts as a
+# copy of the bench one, the fragment merged into its config: Kbuild
+# recompiles only what reads CONFIG_ZSMALLOC_CHAIN_SIZE.  ours is made anew from src/ on every call
 # (the copy re-linked, the series applied again) and make rebuilds the
 # allocator's files and the link: minutes rather than a full build.
 #
-# Result: SERIES/VARIANT.env, includable by make and by sh (KVER, KERNEL,
+# Result: SERIES/VARIANT[-OPTION].env, includable by make and by sh (KVER, KERNEL,
 # KDIR, MODULES_DIR, KCONFIG), as scripts/build-debug-kernel.sh writes.
 set -eu
 
 series=$1
 variant=$2
 shift 2
-debug=
-[ "${1:-}" != debug ] || { debug=-debug; shift; }
+option=
+case ${1:-} in debug | bench | bench-chain16) option=$1; shift ;; esac
 cache=${1:-/var/cache/zsmalloc-kseries}
 top=$(cd "$(dirname "$0")/.." && pwd)
+c=$top/configs
 
 case $variant in ours | stock) ;; *)
 	echo "build-kseries-kernel: variant must be ours or stock" >&2; exit 2 ;;
 esac
-fragments="$top/configs/kseries.config $top/configs/kseries-$series.config"
-[ -z "$debug" ] || fragments="$fragments $top/configs/debug-checks.config $top/configs/kseries-debug.config"
+
+# fragments_of [OPTION]: the config fragments of a kernel with OPTION.
+fragments_of() {
+	echo "$c/kseries.config $c/kseries-$series.config"
+	case ${1:-} in
+	debug) echo "$c/debug-checks.config $c/kseries-debug.config" ;;
+	bench) echo "$c/kseries-bench.config" ;;
+	bench-chain16) echo "$c/kseries-bench.config $c/kseries-chain16.config" ;;
+	esac
+}
+fragments=$(fragments_of "$option")
 
 tree=$("$top/scripts/kseries-source.sh" "$series" "$cache")
 mkdir -p "$cache/$series"
 exec 9>"$cache/$series/.lock"
 flock 9
 
-key=$(cat "$tree/.zs-version")$debug-$(cat $fragments | sha256sum | cut -c1-16)
+# key_of [OPTION]: the build tree's key of a kernel with OPTION.
+key_of() {
+	# shellcheck disable=SC2046 # one word per fragment
+	echo "$(cat "$tree/.zs-version")${1:+-$1}-$(cat $(fragments_of "$1") |
+		sha256sum | cut -c1-16)"
+}
 src=$cache/$series/$variant
-build=$src/build-$key
+build=$src/build-$(key_of "$option")
 mods=$build/mods
-envfile=$cache/$series/$variant$debug.env
+envfile=$cache/$series/$variant${option:+-$option}.env
+
+# seed_from TREE: a build tree not configured yet starts as a copy of TREE,
+# built, so that make compiles only what differs.
+seed_from() {
+	[ ! -f "$build/.config" ] && [ -f "$1/vmlinux" ] || return 1
+	echo "build-kseries-kernel: $variant ${option:-plain} starts from $1"
+	rm -rf "$build"
+	cp -a "$1" "$build"
+}
 
 # link_source: SERIES/VARIANT anew from the pristine tree; build trees stay.
 link_source() {
@@ -68,14 +100,21 @@ if [ "$variant" = ours ]; then
 		case $p in */0000-*) continue ;; esac # the cover letter
 		patch -d "$src" -p1 -s <"$p"
 	done
-	seed=$cache/$series/stock/build-$key
-	if [ ! -f "$build/.config" ] && [ -f "$seed/vmlinux" ]; then
-		echo "build-kseries-kernel: ours starts from stock's build tree"
-		rm -rf "$build"
-		cp -a "$seed" "$build"
-	fi
+	seed_from "$cache/$series/stock/build-$(key_of "$option")" || true
 elif ! cmp -s "$tree/.zs-version" "$src/.zs-version"; then
 	link_source
+fi
+# Only CONFIG_ZSMALLOC_CHAIN_SIZE differs from the bench tree's config.
+if [ "$option" = bench-chain16 ] && seed_from "$src/build-$(key_of bench)"; then
+	{
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
+			"$build/.config" "$c/kseries-chain16.config" &&
+			make -s -C "$src" O="$build" olddefconfig
+	} >"$build/config.log" 2>&1 || {
+		cat "$build/config.log" >&2
+		rm -rf "$build"
+		exit 1
+	}
 fi
 
 if [ ! -f "$build/.config" ]; then
@@ -92,7 +131,7 @@ fi
 [ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-kseries-kernel: $build/.config"; exit 0; }
 
 start=$(date +%s)
-echo "build-kseries-kernel: $series $variant$debug in $build (log: $build/build.log)"
+echo "build-kseries-kernel: $series $variant${option:+ $option} in $build (log: $build/build.log)"
 if ! nice -n 10 make -C "$src" O="$build" -j"$(nproc)" bzImage modules \
 		>"$build/build.log" 2>&1; then
 	tail -n 40 "$build/build.log" >&2
@@ -103,7 +142,7 @@ make -s -C "$src" O="$build" INSTALL_MOD_PATH="$mods" modules_install \
 	>>"$build/build.log" 2>&1
 kver=$(make -s -C "$src" O="$build" kernelrelease)
 cat >"$envfile.tmp" <<EOF
-# written by scripts/build-kseries-kernel.sh; $series $variant$debug, key $key
+# written by scripts/build-kseries-kernel.sh; $series $variant${option:+ $option}, key ${build##*/build-}
 KVER=$kver
 KERNEL=$build/arch/x86/boot/bzImage
 KDIR=$build

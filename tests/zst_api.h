@@ -2,7 +2,7 @@
 /*
  * zst_api.h - the zs_* API of each kernel, as test_zsmalloc.c uses it
  *
- * test_zsmalloc.c builds for three kernels: 6.1 (Debian 12, a module),
+ * test_zsmalloc.c (and bench/zs_bench.c) build for three kernels: 6.1 (Debian 12, a module),
  * 6.12 and 7.2 (the patch series).  What differs between their APIs is
  * wrapped here, so that the test's functions name no kernel version:
  *
@@ -17,6 +17,9 @@
  *    provides if it spans two pages; zs_obj_read_sg_begin() and
  *    zs_obj_read_sg_end() describe it as a scatterlist of one or two
  *    pieces; zs_obj_write() writes a whole object from a buffer.
+ *
+ * zst_write() writes a whole object from a buffer: zs_obj_write() on 7.x,
+ * a ZS_MM_WO mapping and a copy on 6.x.
  *
  * zst_map() and zst_unmap() give both the 6.x shape: on 7.x a read (ZST_RO)
  * is zs_obj_read_begin()..zs_obj_read_end() with @scratch as the local copy,
@@ -141,6 +144,13 @@ static inline void zst_unmap(struct zs_pool *pool, unsigned long handle,
 	zs_obj_write(pool, handle, scratch, len);
 }
 
+/* Write @len bytes from @src as the object's contents, as zram does. */
+static inline void zst_write(struct zs_pool *pool, unsigned long handle,
+			     void *src, size_t len)
+{
+	zs_obj_write(pool, handle, src, len);
+}
+
 /*
  * The end of a read that never began, of a live object (which our allocator
  * ignores, warning once where it finds nothing to unpin).
@@ -239,6 +249,15 @@ static inline void zst_unmap(struct zs_pool *pool, unsigned long handle,
 			     enum zst_mode mode, size_t len, void *scratch,
 			     void *mem)
 {
+	zs_unmap_object(pool, handle);
+}
+
+static inline void zst_write(struct zs_pool *pool, unsigned long handle,
+			     void *src, size_t len)
+{
+	void *mem = zs_map_object(pool, handle, ZS_MM_WO);
+
+	memcpy(mem, src, len);
 	zs_unmap_object(pool, handle);
 }
 

@@ -5,7 +5,8 @@
 # Settings come from the kernel command line (the kernel hands unknown
 # name=value words to init as environment):
 #   zsb_alloc=stock|ours   which zsmalloc.ko to load; zswap test also
-#              zbud|z3fold (zbud is built into Debian's kernel, z3fold a module)
+#              zbud|z3fold (zbud is built into Debian's kernel, z3fold a module);
+#              builtin: the kernel's own (6.12 and later: zsmalloc built in)
 #   zsb_mpp=N              ours only: max_pages_per_zspage=N
 #   zsb_ondemand=0|1       ours only: ondemand=N (0: all pages of a zspage
 #                          at once; the module's default is 1)
@@ -58,7 +59,7 @@ load_allocator() {
 		;;
 	stock) insmod /m/stock/zsmalloc.ko ;;
 	z3fold) stock_module z3fold ;;
-	zbud) ;;
+	zbud | builtin) ;;
 	*) return 1 ;;
 	esac
 }
@@ -74,7 +75,13 @@ zs_bench() {
 }
 
 zram() {
-	insmod /m/zram.ko num_devices=1 || return 1
+	# 6.1: zram.ko alone (its zsmalloc is loaded); a series' kernel: with
+	# the modules it needs, in their order (one device is the default).
+	if [ -f /m/zram.order ]; then
+		stock_module zram
+	else
+		insmod /m/zram.ko num_devices=1
+	fi || return 1
 	z=/sys/block/zram0
 	echo lzo-rle >$z/comp_algorithm
 	echo 128M >$z/disksize
@@ -109,7 +116,7 @@ zswap() {
 	p=/sys/module/zswap/parameters d=/sys/kernel/debug/zswap cg=/sys/fs/cgroup/hog
 	hog=${zsb_hog:-192} cg_mib=${zsb_cg:-128}
 	case $alloc in
-	stock | ours) zpool=zsmalloc ;;
+	stock | ours | builtin) zpool=zsmalloc ;;
 	*) zpool=$alloc ;;
 	esac
 	stock_module virtio_pci && stock_module virtio_blk || return 1
@@ -119,11 +126,13 @@ zswap() {
 		n=$((n + 1))
 	done
 	mkswap /dev/vda >/dev/null && swapon /dev/vda || return 1
-	echo "$zpool" >$p/zpool && echo 1 >$p/enabled || return 1
-	echo "zsb: zswap zpool=$(cat $p/zpool) compressor=$(cat $p/compressor)" \
+	# From 6.18 zswap has no zpool: it calls zsmalloc, the kernel's.
+	[ ! -e $p/zpool ] || echo "$zpool" >$p/zpool || return 1
+	echo 1 >$p/enabled || return 1
+	echo "zsb: zswap zpool=$(cat $p/zpool 2>/dev/null || echo zsmalloc) compressor=$(cat $p/compressor)" \
 		"max_pool_percent=$(cat $p/max_pool_percent) enabled=$(cat $p/enabled)" \
 		"hog_mib=$hog cg_mib=$cg_mib mem_kib=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
-	[ "$(cat $p/zpool)" = "$zpool" ] || return 1
+	[ ! -e $p/zpool ] || [ "$(cat $p/zpool)" = "$zpool" ] || return 1
 	mkdir -p /sys/fs/cgroup
 	mount -t cgroup2 none /sys/fs/cgroup &&
 		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir $cg &&
@@ -151,7 +160,8 @@ zswap() {
 	counters=
 	for f in written_back_pages pool_limit_hit reject_reclaim_fail reject_alloc_fail \
 		reject_kmemcache_fail reject_compress_poor duplicate_entry same_filled_pages; do
-		counters="$counters $f=$(cat $d/$f)"
+		# (duplicate_entry and same_filled_pages are gone from 6.12 on)
+		[ ! -e $d/$f ] || counters="$counters $f=$(cat $d/$f)"
 	done
 	echo "zsb: zswap counters$counters"
 	! kernel_complained && [ "$rc" -eq 0 ]
