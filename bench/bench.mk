@@ -12,8 +12,9 @@
 #                         from the committed corpus list (needs linux-source)
 #   make bench-clean
 # Settings pass through the environment to bench/run-bench.sh (K, NR, BIG,
-# LOOPS, MIXED_OPS, MPPS, ZPOOLS, ZSWAP_K, ZSWAP_MIB, ZSWAP_CG_MIB, BENCH_OUT,
-# BENCH_MD, BENCH_CSV, BENCH_PLOTS); see its header.
+# LOOPS, MIXED_OPS, MPPS, ZPOOLS, ZSWAP_K, ZSWAP_MIB, ZSWAP_CG_MIB,
+# ZRAMSWAP_MIB, ZRAMSWAP_CG_MIB, KSERIES, BENCH_OUT, BENCH_MD, BENCH_CSV,
+# BENCH_PLOTS); see its header.
 
 BENCH_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 BENCH_KVER ?= $(shell $(BENCH_DIR)../scripts/kver.sh)
@@ -31,9 +32,10 @@ bench-quick: deps bench-deps
 	@test -n '$(BENCH_QUICK_OUT)'
 	rm -rf '$(BENCH_QUICK_OUT)/logs'
 	K=1 NR=5000 BIG=20000 LOOPS=1 MIXED_OPS=10000 MPPS=8 ZSWAP_MIB=96 ZSWAP_CG_MIB=64 \
+		ZRAMSWAP_MIB=96 ZRAMSWAP_CG_MIB=64 \
 		BENCH_OUT=$(BENCH_QUICK_OUT) BENCH_MD=$(BENCH_QUICK_OUT)/BENCHMARKS.md \
 		BENCH_CSV=$(BENCH_QUICK_OUT)/results.csv BENCH_PLOTS=$(BENCH_QUICK_OUT)/plots \
-		$(BENCH_DIR)run-bench.sh build timing smp2 density zram zswap latency report
+		$(BENCH_DIR)run-bench.sh build timing smp2 density zram zramswap zswap latency report
 
 bench-deps:
 	@dpkg-query -W -f='$${db:Status-Status}' gnuplot-nox 2>/dev/null | grep -qx installed || \

@@ -2,16 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Summarise the guest logs of bench/run-bench.sh.
 
-  report.py OUT [--csv FILE] [--md FILE] [--plots DIR]
+  report.py OUT [--series S] [--csv FILE] [--md FILE] [--plots DIR]
 
 Reads OUT/logs/*.log (one guest boot each: timing-CFG-I with CFG stock,
 ours or ours-eager, smp2-ALLOC-I, density-stock-nN, density-ours-mppM-nN,
-density-ours-mppM-eager-nN, zram-ALLOC-I, zswap-ZPOOL-I, latency-ALLOC-I).  For every figure:
-the median over rounds (each round's figure is already zs_bench's median
-over its loops), the spread (min..max over rounds) and the ratio of the
-medians to the experiment's baseline (stock; zsmalloc-stock for zswap).
-Writes a CSV (columns experiment, config, workload, phase, figure, median,
-min, max, rounds, ratio_to_stock), BENCHMARKS.md and, when gnuplot is
+density-ours-mppM-eager-nN, zram-ALLOC-I, zramswap-ALLOC-I, zswap-ZPOOL-I,
+latency-ALLOC-I; with a kernel series, CFG and ALLOC are its peers stock,
+chain16 and ours).  For every figure: the median over rounds (each round's
+figure is already zs_bench's median over its loops), the spread (min..max
+over rounds) and the ratio of the medians to the experiment's baseline
+(stock; zsmalloc-stock for 6.1's zswap).  Writes a CSV (columns experiment,
+config, workload, phase, figure, median, min, max, rounds, ratio_to_stock),
+the series' section of BENCHMARKS.md (S: 6.1, the module on Debian 12's
+kernel, the default; 6.12 or 7.2, the patch series against that kernel's
+own zsmalloc; the other sections of the file are kept) and, when gnuplot is
 installed, PNG plots.  Python 3 standard library only.
 """
 import argparse
@@ -26,20 +30,25 @@ import sys
 
 PHASES = ["fill", "verify", "free_half", "compact", "refill", "verify2", "free_all"]
 LAT = ["malloc_ns", "free_ns", "map_wo_ns", "map_ro_ns", "compact_ns_per_page"]
+# The per-call figures the targets judge, each with the phase it is taken in.
+TIMED = [("malloc_ns", "fill"), ("free_ns", "free_half"), ("map_wo_ns", "fill"), ("map_ro_ns", "verify")]
+WORKLOADS = ["files", "anon", "small", "halfpage"]
 # Figures where a larger value is better.
 HIGHER = {"density", "ops_per_s", "write_mb_per_s", "read_mb_per_s"}
 # The phases after which zs_bench runs its metadata helper (density sweep).
 META_PHASES = ["fill", "free_half", "compact", "refill"]
 ZPOOLS = ["zsmalloc-stock", "zsmalloc-ours", "zbud", "z3fold"]
-# The configuration ratios are taken against, per experiment.
-BASELINE = {"zswap": "zsmalloc-stock"}
+# A kernel series' peers: its zsmalloc, that with the longest chains, ours.
+PEERS = ["stock", "chain16", "ours"]
 PAGE = 4096
 
 KV = re.compile(r"(\w+)=(\S+)")
 
 
-def baseline(exp):
-    return BASELINE.get(exp, "stock")
+def baseline(data, exp):
+    """The configuration ratios are taken against: stock, or 6.1's zswap
+    zpool zsmalloc-stock."""
+    return "zsmalloc-stock" if (exp, "zsmalloc-stock") in data else "stock"
 
 
 def meta_figs(kv):
@@ -60,25 +69,33 @@ def meta_figs(kv):
     return figs
 
 
-def zswap_figs(what, kv, fails):
-    """Figures of one "zsb: zswap WHAT k=v..." line."""
+def hog_figs(exp, what, kv, fails):
+    """Figures of one "zsb: EXP WHAT k=v..." line of the zswap or zramswap
+    test (memhog in a memory cgroup)."""
     v = {k: float(x) for k, x in kv.items() if re.fullmatch(r"[\d.]+", x)}
-    if what == "peak":
-        figs = [(("zswap", "peak", k), v[k]) for k in ("stored_pages", "pool_total_size")]
-        figs.append((("zswap", "max", "pool_total_size"), v["max_pool_total_size"]))
+    if what == "peak" and exp == "zswap":
+        figs = [((exp, "peak", k), v[k]) for k in ("stored_pages", "pool_total_size")]
+        figs.append(((exp, "max", "pool_total_size"), v["max_pool_total_size"]))
         if v["stored_pages"]:
-            figs.append((("zswap", "peak", "bytes_per_page"), v["pool_total_size"] / v["stored_pages"]))
+            figs.append(((exp, "peak", "bytes_per_page"), v["pool_total_size"] / v["stored_pages"]))
+        return figs
+    if what == "peak":
+        figs = [((exp, "peak", k), v[k]) for k in ("orig", "compr", "mem_used", "mem_used_max") if k in v]
+        if v.get("orig"):
+            figs.append(((exp, "peak", "bytes_per_page"), v["mem_used"] / (v["orig"] / PAGE)))
         return figs
     if what == "counters":
-        return [(("zswap", "counters", k), x) for k, x in v.items()]
+        return [((exp, "counters", k), x) for k, x in v.items()]
+    if what == "vmstat":
+        return [((exp, "vmstat", k), x) for k, x in v.items()]
     if what == "hog":
         if v.get("rc"):
             fails.append(f"memhog exited with status {kv['rc']}")
-        return [(("zswap", "hog", "seconds"), v["seconds"])]
+        return [((exp, "hog", "seconds"), v["seconds"])]
     if what == "memhog:":
         if v.get("mismatched_pages"):
             fails.append(f"memhog: {kv['mismatched_pages']} pages differ")
-        return [(("zswap", "hog", "mismatched_pages"), v["mismatched_pages"])]
+        return [((exp, "hog", "mismatched_pages"), v["mismatched_pages"])]
     return []
 
 
@@ -113,21 +130,22 @@ def parse_log(path):
             kv = dict(KV.findall(m.group(2)))
             figs.append((("zram", m.group(1), f"{m.group(1)}_mb_per_s"), float(kv["mb_per_s"])))
             continue
-        m = re.search(r"zsb: zram (mm_stat|compacted mm_stat) (.*)", line)
+        m = re.search(r"zsb: zram (mm_stat|compacted mm_stat|halved mm_stat) (.*)", line)
         if m:
             kv = {k: float(v) for k, v in KV.findall(m.group(2))}
-            ph = "stored" if m.group(1) == "mm_stat" else "compacted"
+            ph = {"mm_stat": "stored"}.get(m.group(1), m.group(1).split()[0])
             figs.append((("zram", ph, "compr_data_size"), kv["compr"]))
             figs.append((("zram", ph, "mem_used_total"), kv["mem_used"]))
             figs.append((("zram", ph, "overhead"), kv["mem_used"] / kv["compr"] - 1))
+            figs.append((("zram", ph, "density"), kv["compr"] / kv["mem_used"]))
             continue
         m = re.search(r"zsb: meta (.*)", line)
         if m:
             figs += meta_figs(dict(KV.findall(m.group(1))))
             continue
-        m = re.search(r"zsb: zswap (peak|counters|hog|memhog:) (.*)", line)
+        m = re.search(r"zsb: (zswap|zramswap) (peak|counters|vmstat|hog|memhog:) (.*)", line)
         if m:
-            figs += zswap_figs(m.group(1), dict(KV.findall(m.group(2))), fails)
+            figs += hog_figs(m.group(1), m.group(2), dict(KV.findall(m.group(3))), fails)
             continue
         m = re.search(r"zsb: latency (.*)", line)
         if m:
@@ -154,8 +172,8 @@ def collect(out):
     logs = sorted(f for f in os.listdir(os.path.join(out, "logs")) if f.endswith(".log"))
     for f in logs:
         name = f[:-4]
-        m = re.match(r"(timing|smp2|zram|latency)-(stock|ours|ours-eager)-\d+$", name)
-        d = re.match(r"density-(stock|ours(?:-mpp\d+)?(?:-eager)?)-n(\d+)$", name)
+        m = re.match(r"(timing|smp2|zram|zramswap|latency)-(stock|chain16|ours|ours-eager)-\d+$", name)
+        d = re.match(r"density-(stock|chain16|ours(?:-mpp\d+)?(?:-eager)?)-n(\d+)$", name)
         z = re.match(r"(zswap)-(.+)-\d+$", name)
         if m or z:
             exp, cfg = (m or z).group(1), (m or z).group(2)
@@ -182,7 +200,8 @@ def fmt(x, fig):
         return f"{x:.4f}"
     if fig in ("pages", "compacted", "compr_data_size", "mem_used_total", "ops_per_s",
                "meta_bytes", "meta_slab_bytes", "bytes_per_page", "stored_pages",
-               "pool_total_size", "mismatched_pages") or fig.startswith(("reject_", "written_")):
+               "pool_total_size", "mismatched_pages", "orig", "compr", "mem_used",
+               "mem_used_max", "pswpin", "pswpout") or fig.startswith(("reject_", "written_")):
         return f"{x:.0f}"
     return f"{x:.1f}"
 
@@ -198,7 +217,8 @@ def write_csv(path, data):
     for (exp, cfg) in sorted(data):
         for key in sorted(data[(exp, cfg)]):
             m, lo, hi, n = stats(data[(exp, cfg)][key])
-            r = ratio(m, med(data, exp, baseline(exp), key)) if cfg != baseline(exp) else None
+            base = baseline(data, exp)
+            r = ratio(m, med(data, exp, base, key)) if cfg != base else None
             rows.append(",".join([exp, cfg, *key, f"{m:.6g}", f"{lo:.6g}", f"{hi:.6g}",
                                   str(n), f"{r:.4f}" if r else ""]))
     with open(path, "w") as f:
@@ -260,7 +280,8 @@ def density_cfgs(data):
     stock, then ours by max_pages_per_zspage, on demand before eager."""
     exps = sorted({e for e, c in data if e.startswith("density-n")}, key=lambda e: int(e[9:]))
     cfgs = sorted({c for e, c in data if e.startswith("density-n")},
-                  key=lambda c: (c != "stock", int(re.search(r"mpp(\d+)", c).group(1)) if "mpp" in c else 0,
+                  key=lambda c: (PEERS.index(c) if c in PEERS else len(PEERS),
+                                 int(re.search(r"mpp(\d+)", c).group(1)) if "mpp" in c else 0,
                                  c.endswith("-eager")))
     return exps, cfgs
 
@@ -388,10 +409,39 @@ def density_targets(data):
     return L
 
 
+def bounded(r, bound, goal, higher=False):
+    """The verdict on ratio r against a bound, and whether it also reached
+    the goal beyond it."""
+    if r is None:
+        return verdict(None)
+    ok = (lambda lim: r >= lim) if higher else (lambda lim: r <= lim)
+    return verdict(ok(bound)) + f" (goal {goal}x: {'met' if ok(goal) else 'not met'})"
+
+
+def instruction_targets(data):
+    """Issue 12: per call, ours <= 0.9x stock's instructions (goal 0.8x),
+    compaction time per freed page <= stock's, two threads >= 1.0x stock's
+    ops/s (goal 1.2x)."""
+    L = []
+    for w in ("files", "anon"):
+        for fig, ph in TIMED:
+            r = ratio(med(data, "timing", "ours", (w, ph, fig)), med(data, "timing", "stock", (w, ph, fig)))
+            if r:
+                L.append(row(f"{fig} ({w}, {ph}) <= 0.9x stock", f"{r:.3f}x", bounded(r, 0.9, 0.8)))
+        key = (w, "compact", "compact_ns_per_page")
+        r = ratio(med(data, "timing", "ours", key), med(data, "timing", "stock", key))
+        if r:
+            L.append(row(f"compact_ns_per_page ({w}) <= stock's", f"{r:.3f}x", verdict(r <= 1)))
+    key = ("files", "mixed_t2", "ops_per_s")
+    r = ratio(med(data, "smp2", "ours", key), med(data, "smp2", "stock", key))
+    L.append(row("two threads ops/s >= 1.0x stock", f"{r:.3f}x" if r else "-", bounded(r, 1.0, 1.2, True)))
+    return L
+
+
 def timing_vs_eager_targets(data):
     """Issue 7: on-demand backing costs at most 5% over eager."""
     L = []
-    for fig, ph in [("malloc_ns", "fill"), ("free_ns", "free_half"), ("map_wo_ns", "fill"), ("map_ro_ns", "verify")]:
+    for fig, ph in TIMED:
         r = ratio(med(data, "timing", "ours", ("files", ph, fig)),
                   med(data, "timing", "ours-eager", ("files", ph, fig)))
         if r:
@@ -456,17 +506,18 @@ def density_sections(data):
     return L
 
 
-def zswap_section(data):
-    """zswap per zpool: pool bytes per stored page at the peak, counters."""
-    cfgs = present(data, "zswap", ZPOOLS) + sorted(c for e, c in data if e == "zswap" and c not in ZPOOLS)
+def zswap_section(data, whose="Debian's zswap, lzo",
+                  how="zswap's zpool set through /sys/module/zswap/parameters after the allocator is loaded"):
+    """zswap per zpool or peer: pool bytes per stored page at the peak, counters."""
+    known = ZPOOLS + PEERS
+    cfgs = present(data, "zswap", known) + sorted(c for e, c in data if e == "zswap" and c not in known)
     if not cfgs:
         return []
-    base = baseline("zswap")
-    L = ["## zswap per zpool (Debian's zswap, lzo, TCG -smp 1)", "",
+    base = baseline(data, "zswap")
+    L = [f"## zswap per zpool ({whose}, TCG -smp 1)", "",
          "memhog (tests/guest/memhog.c: partly compressible pages, every byte checked",
          "on two passes) in a cgroup-v2 memory cgroup smaller than itself, with zswap",
-         "in front of a sparse virtio swap disk; zswap's zpool set through",
-         "/sys/module/zswap/parameters after the allocator is loaded.  Counters from",
+         f"in front of a sparse virtio swap disk; {how}.  Counters from",
          "/sys/kernel/debug/zswap, sampled every second; `peak` is the sample with",
          "the most stored_pages.", ""]
     L += header("zpool", "stored pages at peak", "pool bytes at peak", "pool bytes / stored page",
@@ -528,6 +579,83 @@ def latency_section(data):
     return L
 
 
+def timing_tables(data, cfgs, pairs):
+    """zs_bench's phases, one table per workload: each figure of cfgs and
+    the ratios of pairs."""
+    cols = [*cfgs, *(f"{a}/{b}" for a, b in pairs)]
+    wls = sorted({k[0] for (e, c), d in data.items() if e == "timing" for k in d} - {"_"},
+                 key=lambda w: WORKLOADS.index(w) if w in WORKLOADS else len(WORKLOADS))
+    L = []
+    for w in wls:
+        L += [f"## zs_bench, workload `{w}` (single thread, -icount)", ""] + header("phase", "figure", *cols)
+        for p in PHASES:
+            for fig in ["density", "pages"] + LAT + ["compacted"]:
+                key = (w, p, fig)
+                if all(med(data, "timing", c, key) is None for c in cfgs):
+                    continue
+                if fig in ("density", "pages") and p not in META_PHASES:
+                    continue
+                L.append(compare_row(data, "timing", key, [p, fig], cfgs, pairs))
+        key = (w, "mixed_t1", "ops_per_s")
+        if any(med(data, "timing", c, key) for c in cfgs):
+            L.append(compare_row(data, "timing", key, ["mixed, 1 thread", "ops_per_s"], cfgs, pairs))
+        L.append("")
+    return L
+
+
+def smp2_table(data, cfgs, pairs):
+    L = ["## Mixed operations, one pool, TCG -smp 2 (wall clock)", ""]
+    L += header("threads", *(f"{c} ops/s" for c in cfgs), *(f"{a}/{b}" for a, b in pairs))
+    for t in (1, 2):
+        L.append(compare_row(data, "smp2", ("files", f"mixed_t{t}", "ops_per_s"), [str(t)], cfgs, pairs))
+    return L + ["", "Each operation picks a random slot: an empty one is allocated and written",
+                "(WO), a full one is read back and verified (RO), then freed half of the time.", ""]
+
+
+def zram_table(data, cfgs, pairs, what):
+    L = [f"## zram end to end ({what})", "",
+         "A 64 MiB image of the `files` corpus written to /dev/zram0 and read back",
+         "(O_DIRECT, 1 MiB blocks; md5 of the read-back must equal the image's).", ""]
+    L += header("figure", *cfgs, *(f"{a}/{b}" for a, b in pairs))
+    for ph, fig in [("stored", "compr_data_size"), ("stored", "mem_used_total"), ("stored", "overhead"),
+                    ("compacted", "mem_used_total"), ("compacted", "overhead"),
+                    ("halved", "compr_data_size"), ("halved", "mem_used_total"), ("halved", "density"),
+                    ("write", "write_mb_per_s"), ("read", "read_mb_per_s")]:
+        if any(med(data, "zram", c, ("zram", ph, fig)) is not None for c in cfgs):
+            L.append(compare_row(data, "zram", ("zram", ph, fig), [f"{ph} {fig}"], cfgs, pairs))
+    return L + ["", "overhead = mem_used_total / compr_data_size - 1, density = compr_data_size /",
+                "mem_used_total (from /sys/block/zram0/mm_stat); `compacted` is after `echo 1 >",
+                "/sys/block/zram0/compact`; `halved` after zeroing every other page of the image",
+                "(zram frees their objects: half the pool, spread over every class) and",
+                "compacting again.", ""]
+
+
+def zramswap_table(data, cfgs, pairs):
+    if not present(data, "zramswap", cfgs):
+        return []
+    L = ["## zram as swap under a memory cgroup (lzo-rle, TCG -smp 1)", "",
+         "zram0 is the only swap; memhog (two checking passes over partly compressible",
+         "pages) runs in a cgroup-v2 memory cgroup smaller than itself.  mm_stat is",
+         "sampled every second: `peak` is the sample that stored the most data.", ""]
+    L += header("figure", *cfgs, *(f"{a}/{b}" for a, b in pairs))
+    for ph, fig in [("peak", "orig"), ("peak", "compr"), ("peak", "mem_used"), ("peak", "bytes_per_page"),
+                    ("peak", "mem_used_max"), ("vmstat", "pswpout"), ("vmstat", "pswpin"),
+                    ("hog", "seconds"), ("hog", "mismatched_pages")]:
+        L.append(compare_row(data, "zramswap", ("zramswap", ph, fig), [f"{ph} {fig}"], cfgs, pairs))
+    return L + ["", "orig, compr, mem_used: mm_stat's orig_data_size, compr_data_size and",
+                "mem_used_total in bytes; bytes_per_page = mem_used / (orig / 4096), the memory",
+                "a swapped-out page costs; seconds: guest wall clock of memhog (plain TCG on a",
+                "shared host: noisy).", ""]
+
+
+def failures(fails):
+    L = ["## Failures", ""]
+    if fails:
+        return L + [f"- `{n}`: " + "; ".join(b) for n, b in sorted(fails.items())] + [""]
+    return L + ["None: every guest run passed (KTAP all ok, data verified, zram read-back identical,",
+                "memhog through zram swap and zswap verified).", ""]
+
+
 def markdown(out, data, fails, made, pdir, md_path):
     L = []
     host = open(os.path.join(out, "host")).read().strip() if os.path.exists(os.path.join(out, "host")) else "?"
@@ -569,71 +697,28 @@ def markdown(out, data, fails, made, pdir, md_path):
     L.append(row("zram mem_used_total/compr_data_size - 1 <= half of stock's",
                  f"ours {fmt(zo, 'overhead')}, stock {fmt(zs, 'overhead')}",
                  verdict(zo <= zs / 2 if zo is not None and zs is not None else None)))
-    for fig, ph in [("malloc_ns", "fill"), ("free_ns", "free_half"), ("map_wo_ns", "fill"), ("map_ro_ns", "verify")]:
-        r = ratio(med(data, "timing", "ours", ("files", ph, fig)), med(data, "timing", "stock", ("files", ph, fig)))
-        L.append(row(f"{fig} (files, {ph}) <= 0.8x stock", f"{r:.3f}x" if r else "-",
-                     verdict(r <= 0.8 if r else None)))
-    r2 = ratio(med(data, "smp2", "ours", ("files", "mixed_t2", "ops_per_s")),
-               med(data, "smp2", "stock", ("files", "mixed_t2", "ops_per_s")))
-    L.append(row("two threads ops/s >= 1.2x stock", f"{r2:.3f}x" if r2 else "-",
-                 verdict(r2 >= 1.2 if r2 else None)))
+    L += instruction_targets(data)
     L += density_targets(data) + timing_vs_eager_targets(data) + zswap_targets(data)
     L += latency_targets(data)
     L.append("")
 
-    # Phase tables per workload.
     cfgs = present(data, "timing", ["stock", "ours", "ours-eager"])
     pairs = [("ours", "stock")] + ([("ours", "ours-eager")] if "ours-eager" in cfgs else [])
-    cols = [*cfgs, *(f"{a}/{b}" for a, b in pairs)]
-    wls = sorted({k[0] for (e, c), d in data.items() if e == "timing" for k in d} - {"_"},
-                 key=lambda w: ["files", "anon", "small", "halfpage"].index(w) if w in ("files", "anon", "small", "halfpage") else 9)
-    for w in wls:
-        L += [f"## zs_bench, workload `{w}` (single thread, -icount)", ""] + header("phase", "figure", *cols)
-        for p in PHASES:
-            for fig in ["density", "pages"] + LAT + ["compacted"]:
-                key = (w, p, fig)
-                if all(med(data, "timing", c, key) is None for c in cfgs):
-                    continue
-                if fig in ("density", "pages") and p not in META_PHASES:
-                    continue
-                L.append(compare_row(data, "timing", key, [p, fig], cfgs, pairs))
-        key = (w, "mixed_t1", "ops_per_s")
-        if any(med(data, "timing", c, key) for c in cfgs):
-            L.append(compare_row(data, "timing", key, ["mixed, 1 thread", "ops_per_s"], cfgs, pairs))
-        L.append("")
+    L += timing_tables(data, cfgs, pairs)
     L += ["Latencies are ns per call from batches of 256 calls: `malloc_ns` zs_malloc,",
           "`free_ns` zs_free, `map_wo_ns` zs_map_object(WO) + memcpy of the object +",
           "zs_unmap_object, `map_ro_ns` zs_map_object(RO) + zs_unmap_object (data untouched;",
           "every object is then compared untimed), `compact_ns_per_page` zs_compact() time",
           "per page it freed.  ours-eager is ours loaded with `ondemand=0`.", ""]
-
-    # Two threads.
-    L += ["## Mixed operations, one pool, TCG -smp 2 (wall clock)", ""]
-    L += header("threads", "stock ops/s", "ours ops/s", "ours/stock")
-    for t in (1, 2):
-        L.append(compare_row(data, "smp2", ("files", f"mixed_t{t}", "ops_per_s"), [str(t)],
-                             ["stock", "ours"], [("ours", "stock")]))
-    L += ["", "Each operation picks a random slot: an empty one is allocated and written",
-          "(WO), a full one is read back and verified (RO), then freed half of the time.", ""]
-
-    # zram.
-    L += ["## zram end to end (Debian's zram.ko, lzo-rle, -icount)", "",
-          "A 64 MiB image of the `files` corpus written to /dev/zram0 and read back",
-          "(O_DIRECT, 1 MiB blocks; md5 of the read-back must equal the image's).", ""]
-    L += header("figure", "stock", "ours", "ours/stock")
-    for ph, fig in [("stored", "compr_data_size"), ("stored", "mem_used_total"), ("stored", "overhead"),
-                    ("compacted", "mem_used_total"), ("compacted", "overhead"),
-                    ("write", "write_mb_per_s"), ("read", "read_mb_per_s")]:
-        L.append(compare_row(data, "zram", ("zram", ph, fig), [f"{ph} {fig}"],
-                             ["stock", "ours"], [("ours", "stock")]))
-    L += ["", "overhead = mem_used_total / compr_data_size - 1 (from /sys/block/zram0/mm_stat);",
-          "`compacted` is after `echo 1 > /sys/block/zram0/compact`.",
-          "compr_data_size itself differs between the allocators: zram stores a page",
+    L += smp2_table(data, ["stock", "ours"], [("ours", "stock")])
+    L += zram_table(data, ["stock", "ours"], [("ours", "stock")], "Debian's zram.ko, lzo-rle, -icount")
+    L += ["compr_data_size itself differs between the allocators: zram stores a page",
           "whole when it compresses to >= zs_huge_class_size() bytes, and that threshold",
           "is the allocator's (it grows with the chain length: stock's chains are at",
           "most 4 pages, ours up to max_pages_per_zspage), so with ours fewer pages are",
           "stored whole.  Compare mem_used_total for the memory actually used for the",
           "same data.", ""]
+    L += zramswap_table(data, ["stock", "ours"], [("ours", "stock")])
 
     L += density_sections(data)
     L += zswap_section(data)
@@ -642,21 +727,119 @@ def markdown(out, data, fails, made, pdir, md_path):
     if made:
         L += ["## Plots", ""] + [f"![{m}]({os.path.relpath(os.path.join(pdir, m), os.path.dirname(md_path))})" for m in made] + [""]
 
-    L += ["## Failures", ""]
-    if fails:
-        for n, b in sorted(fails.items()):
-            L += [f"- `{n}`: " + "; ".join(b)]
-    else:
-        L.append("None: every guest run passed (KTAP all ok, data verified, zram read-back identical,")
-        L.append("memhog through zswap verified).")
-    L.append("")
+    L += failures(fails)
     return "\n".join(L)
+
+
+def series_targets(data):
+    """Issue 12's targets for a kernel series: ours against its stock
+    zsmalloc and stock with chains of 16 pages, same kernel and config."""
+    L = []
+    exps, _ = density_cfgs(data)
+    e = exps[-1] if exps else None
+    for w, gain in (("files", 0.010), ("anon", 0.015)) if e else ():
+        st, c16, o = (med(data, e, c, (w, "fill", "density")) for c in PEERS)
+        if o is None:
+            continue
+        ok = o >= st + gain and o > c16 if st is not None and c16 is not None else None
+        L.append(row(f"{e[9:]} objects, {w}: density after fill >= stock + {gain:.3f}, above chain16",
+                     f"ours {fmt(o, 'density')}, stock {fmt(st, 'density')}, chain16 {fmt(c16, 'density')}",
+                     verdict(ok)))
+        comp = med(data, e, "ours", (w, "compact", "density"))
+        L.append(row(f"{e[9:]} objects, {w}: after free-half + zs_compact within 0.002 of fill",
+                     fmt(comp, "density"), verdict(comp >= o - 0.002 if comp is not None else None)))
+        for p in ("fill", "compact"):
+            t = {c: med(data, e, c, (w, p, "total_per_byte")) for c in PEERS}
+            ok = None if None in t.values() else t["ours"] < min(t["stock"], t["chain16"])
+            L.append(row(f"{e[9:]} objects, {w}, {p}: (pages + metadata) per stored byte below both stocks'",
+                         ", ".join(f"{c} {fmt(v, 'total_per_byte')}" for c, v in t.items()), verdict(ok)))
+    r = ratio(med(data, "zram", "ours", ("zram", "stored", "mem_used_total")),
+              med(data, "zram", "stock", ("zram", "stored", "mem_used_total")))
+    L.append(row("zram mem_used_total for the 64 MiB image <= 0.97x stock's", f"{r:.3f}x" if r else "-",
+                 verdict(r <= 0.97 if r else None)))
+    h = med(data, "zram", "ours", ("zram", "halved", "density"))
+    L.append(row("zram, half the pages zeroed, compacted: density >= 0.97", fmt(h, "density"),
+                 verdict(h >= 0.97 if h is not None else None)))
+    L += instruction_targets(data)
+    key = ("zswap", "peak", "bytes_per_page")
+    r = ratio(med(data, "zswap", "ours", key), med(data, "zswap", "stock", key))
+    L.append(row("zswap pool bytes per stored page below stock's", f"{r:.3f}x" if r else "-",
+                 verdict(r < 1 if r else None)))
+    return L
+
+
+def guest_kernel(out, cfg):
+    """uname -r of the guest that ran cfg's first timing round."""
+    try:
+        m = re.search(r"zsb: alloc=.* kernel=(\S+)", open(os.path.join(out, "logs", f"timing-{cfg}-1.log"),
+                                                         errors="replace").read())
+    except OSError:
+        return "?"
+    return m.group(1) if m else "?"
+
+
+def first_line(out, name):
+    path = os.path.join(out, name)
+    return open(path).read().strip() if os.path.exists(path) else "?"
+
+
+def series_markdown(series, out, data, fails):
+    """The section of a kernel series: its three peers side by side."""
+    cfgs = present(data, "timing", PEERS) or PEERS
+    pairs = [("ours", "stock"), ("ours", "chain16")]
+    host = first_line(out, "host").splitlines()
+    L = [f"# Linux {series}: the series against {series}'s own zsmalloc (`make bench KSERIES={series}`)", "",
+         f"Generated by `bench/report.py --series {series}` on {datetime.date.today()} from `{out}/logs`;",
+         "medians over rounds, ± half the min..max spread, ratios of medians.", "",
+         "## Setup", "",
+         f"- Host: `{host[0]}`"] + [f"- {h.strip()}" for h in host[1:]]
+    L += [f"- Three kernels from Debian's linux-source-{series}, one config (configs/kseries.config,",
+          f"  kseries-{series}.config and kseries-bench.config), zsmalloc built in:",
+          f"  `stock` ({guest_kernel(out, 'stock')}), the kernel's own zsmalloc, chains of",
+          "  CONFIG_ZSMALLOC_CHAIN_SIZE=8 pages (Debian's setting); `chain16`, the same with 16",
+          "  (mainline's densest); `ours`, the patch series applied (`src/` at",
+          f"  {first_line(out, 'ours-version')}).",
+          "- zs_bench and test_zsmalloc built against each kernel; every peer boots the same",
+          "  initramfs contents, the same seed, the same guest settings as the 6.1 section.",
+          "- `map_wo_ns` is zs_obj_write() of the object, `map_ro_ns` zs_obj_read_begin() +",
+          "  zs_obj_read_end() (local copy for objects that span pages).", "",
+          "## Targets", ""] + header("target", "measured", "verdict")
+    L += series_targets(data) + [""]
+    L += timing_tables(data, cfgs, pairs)
+    L += smp2_table(data, cfgs, pairs)
+    L += zram_table(data, cfgs, pairs, f"{series}'s zram, lzo-rle, -icount")
+    L += zramswap_table(data, cfgs, pairs)
+    exps, dcfgs = density_cfgs(data)
+    L += ["## Density, metadata and total bytes (one boot each, TCG -smp 1)", ""]
+    for title, fig in (("### Density after each phase", "density"),
+                       ("### Metadata: bytes per stored object outside the pool pages", "meta_per_object"),
+                       ("### Total: (pool pages x 4096 + metadata) / requested bytes", "total_per_byte")):
+        L += sweep_table(data, exps, dcfgs, [title, ""], fig)
+    L += ["Metadata (bench/guest/zsb-meta.sh): ours, its debugfs `classes` total; stock and",
+          "chain16, the objects in use of their `zs_handle` and `zspage` slab caches times",
+          "their sizes (booted with `slub_nomerge`).", ""]
+    L += zswap_section(data, f"{series}'s zswap", "zswap calls the kernel's zsmalloc (no zpool)")
+    return "\n".join(L + failures(fails))
+
+
+SECTION = re.compile(r"<!-- bench: ([\d.]+) -->\n(.*?)<!-- bench: \1 end -->\n\n", re.S)
+
+
+def merge_sections(path, series, text, notes):
+    """BENCHMARKS.md: one section per kernel series, in version order, then
+    the hand-written notes; the sections of other series are kept."""
+    sections = dict(SECTION.findall(open(path).read())) if os.path.exists(path) else {}
+    sections[series] = text.rstrip("\n") + "\n"
+    order = sorted(sections, key=lambda v: tuple(int(x) for x in v.split(".")))
+    return "".join(f"<!-- bench: {v} -->\n{sections[v]}<!-- bench: {v} end -->\n\n" for v in order) + notes
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
+    ap.add_argument("--series", default="6.1",
+                    help="the kernel OUT's logs are of: 6.1 (the module) or a patch series")
     ap.add_argument("--csv")
     ap.add_argument("--md")
     ap.add_argument("--plots")
@@ -664,12 +847,13 @@ def main():
     data, fails = collect(a.out)
     if a.csv:
         write_csv(a.csv, data)
-    made = plots(data, a.plots) if a.plots else []
+    module = a.series == "6.1"
+    made = plots(data, a.plots) if a.plots and module else []
     if a.md:
-        extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), "BENCHMARKS.notes.md")
-        text = markdown(a.out, data, fails, made, a.plots or ".", a.md)
-        if os.path.exists(extra):
-            text += "\n" + open(extra).read()
+        notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "BENCHMARKS.notes.md")
+        text = (markdown(a.out, data, fails, made, a.plots or ".", a.md) if module
+                else series_markdown(a.series, a.out, data, fails))
+        text = merge_sections(a.md, a.series, text, open(notes).read() if os.path.exists(notes) else "")
         with open(a.md, "w") as f:
             f.write(text)
     for n, b in sorted(fails.items()):

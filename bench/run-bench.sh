@@ -5,7 +5,7 @@
 # zsmalloc.ko ("stock") and ours, K times each with the same seed, then
 # bench/report.py.  Nothing is ever loaded into the host's kernel.
 #
-#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zswap|latency|report]...
+#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zramswap|zswap|latency|report]...
 #
 #   timing   zs_bench, every workload, single thread, -icount: per round
 #            stock, ours, ours-eager (ours with ondemand=0)
@@ -14,7 +14,10 @@
 #            files and anon, NR and BIG objects: stock, and ours for every
 #            MPPS value with ondemand=1 and ondemand=0; one boot each, with
 #            the allocator's metadata read after every phase (zsb-meta)
-#   zram     the files image through Debian's zram.ko
+#   zram     the files image through Debian's zram.ko; then every other
+#            page zeroed and the device compacted
+#   zramswap zram as the only swap, memhog in a memory cgroup smaller than
+#            itself: zram's memory at the peak, pswpin/pswpout, wall time
 #   zswap    memhog through zswap in front of a virtio swap disk, for every
 #            zpool of ZPOOLS; zswap's peak pool size and counters
 #   latency  test_zsmalloc.ko's compact_latency case, -smp 2: zs_malloc() +
@@ -40,11 +43,13 @@
 #   ZSWAP_K [K]      zswap rounds per zpool
 #   ZSWAP_MIB [192], ZSWAP_CG_MIB [128]  zswap: memhog's size, its memory
 #                    cgroup's limit (zswap charges the compressed bytes to it)
+#   ZRAMSWAP_MIB [384], ZRAMSWAP_CG_MIB [128]  the same for zramswap
 #   BENCH_OUT [.cache/bench/run, KSERIES: run-KSERIES]  logs and
 #                    intermediate files
-#   BENCH_MD [BENCHMARKS.md], BENCH_CSV [bench/results.csv],
-#   BENCH_PLOTS [bench/plots]  what the report step writes (KSERIES: into
-#                    BENCH_OUT)
+#   BENCH_MD [BENCHMARKS.md]  the report step replaces its section of it (6.1
+#                    or KSERIES) and keeps the others
+#   BENCH_CSV [bench/results.csv, KSERIES: bench/results-KSERIES.csv],
+#   BENCH_PLOTS [bench/plots, 6.1 only]  what else the report step writes
 #   QEMU_TIMEOUT [1800]  seconds before a guest is declared hung
 # Guests: `-icount shift=0,sleep=off -smp 1` for single-thread timing (guest
 # time counts instructions: deterministic), plain TCG `-smp 2` for the
@@ -65,6 +70,8 @@ MPPS=${MPPS:-4 8 16}
 ZSWAP_K=${ZSWAP_K:-$K}
 ZSWAP_MIB=${ZSWAP_MIB:-192}
 ZSWAP_CG_MIB=${ZSWAP_CG_MIB:-128}
+ZRAMSWAP_MIB=${ZRAMSWAP_MIB:-384}
+ZRAMSWAP_CG_MIB=${ZRAMSWAP_CG_MIB:-128}
 KSERIES=${KSERIES:-}
 KSERIES_CACHE=${KSERIES_CACHE:-/var/cache/zsmalloc-kseries}
 if [ -n "$KSERIES" ]; then
@@ -73,20 +80,17 @@ if [ -n "$KSERIES" ]; then
 	DENSITY_CONFIGS=$PEERS
 	ZPOOLS=${ZPOOLS:-$PEERS}
 	OUT=${BENCH_OUT:-$top/.cache/bench/run-$KSERIES}
-	# Until the report has a section per series: beside the logs.
-	MD=${BENCH_MD:-$OUT/BENCHMARKS.md}
-	CSV=${BENCH_CSV:-$OUT/results.csv}
-	PLOTS=${BENCH_PLOTS:-$OUT/plots}
+	CSV=${BENCH_CSV:-$bench/results-$KSERIES.csv}
 else
 	PEERS="stock ours"
 	TIMING_CONFIGS="stock ours ours-eager"
 	DENSITY_CONFIGS="stock $(for m in $MPPS; do echo "ours-mpp$m ours-mpp$m-eager"; done)"
 	ZPOOLS=${ZPOOLS:-zsmalloc-stock zsmalloc-ours zbud z3fold}
 	OUT=${BENCH_OUT:-$top/.cache/bench/run}
-	MD=${BENCH_MD:-$top/BENCHMARKS.md}
 	CSV=${BENCH_CSV:-$bench/results.csv}
-	PLOTS=${BENCH_PLOTS:-$bench/plots}
 fi
+MD=${BENCH_MD:-$top/BENCHMARKS.md}
+PLOTS=${BENCH_PLOTS:-$bench/plots}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800}
 SEED=${SEED:-1}
 image_dir=$top/.cache/linux-image-$KVER
@@ -172,6 +176,7 @@ build_61() {
 # build_peer PEER: PEER's kernel of the series (built or reused, then copied
 # into OUT/PEER), zs_bench.ko and test_zsmalloc.ko built against it, and its
 # initramfs (zram and virtio as its modules).
+# shellcheck disable=SC2153 # KDIR, KERNEL, MODULES_DIR: from PEER's env file
 build_peer() {
 	case $1 in
 	chain16) kernel_of="stock bench-chain16" env=stock-bench-chain16 ;;
@@ -319,6 +324,15 @@ zram() {
 	done
 }
 
+zramswap() {
+	for i in $(seq "$K"); do
+		for a in $PEERS; do
+			run_vm "zramswap-$a-$i" "$a" smp1 zsb_test=zramswap zsb_hog="$ZRAMSWAP_MIB" \
+				zsb_cg="$ZRAMSWAP_CG_MIB"
+		done
+	done
+}
+
 zswap() {
 	for i in $(seq "$ZSWAP_K"); do
 		for p in $ZPOOLS; do
@@ -339,16 +353,18 @@ report() {
 	uname -a >"$OUT/host"
 	grep -m1 'model name' /proc/cpuinfo >>"$OUT/host" || true
 	qemu-system-x86_64 --version | head -n 1 >>"$OUT/host"
-	python3 "$bench/report.py" "$OUT" --csv "$CSV" --md "$MD" --plots "$PLOTS"
+	python3 "$bench/report.py" "$OUT" --series "${KSERIES:-6.1}" --csv "$CSV" --md "$MD" \
+		--plots "$PLOTS"
 }
 
 failed=0
 [ $# -gt 0 ] || set -- all
 for step in "$@"; do
 	case $step in
-	all) build; timing; smp2; density; zram; zswap; latency; report ;;
-	build | timing | smp2 | density | zram | zswap | latency | report) $step ;;
-	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zswap|latency|report]..." >&2; exit 2 ;;
+	all) build; timing; smp2; density; zram; zramswap; zswap; latency; report ;;
+	build | timing | smp2 | density | zram | zramswap | zswap | latency | report) $step ;;
+	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zramswap|zswap|latency|report]..." >&2
+		exit 2 ;;
 	esac
 done
 [ "$failed" -eq 0 ] || { log "$failed guest run(s) failed"; exit 1; }

@@ -10,10 +10,11 @@
 #   zsb_mpp=N              ours only: max_pages_per_zspage=N
 #   zsb_ondemand=0|1       ours only: ondemand=N (0: all pages of a zspage
 #                          at once; the module's default is 1)
-#   zsb_test=zs_bench|zram|zswap|latency
+#   zsb_test=zs_bench|zram|zramswap|zswap|latency
 #   zsb_args=a=1:b=2       zs_bench.ko (latency: test_zsmalloc.ko) parameters,
 #                          ':' for ' '
-#   zsb_hog=MIB, zsb_cg=MIB  zswap: memhog size, its memory cgroup's limit
+#   zsb_hog=MIB, zsb_cg=MIB  zramswap, zswap: memhog size, its memory
+#                          cgroup's limit
 # Output lines for bench/report.py start with "zsb:" or "zs_bench:" and
 # "zsb: result=ok|fail" ends a run.
 set -eu
@@ -28,6 +29,8 @@ mkdir -p /tmp
 alloc=${zsb_alloc:-stock}
 test=${zsb_test:-zs_bench}
 args=$(echo "${zsb_args:-}" | tr ':' ' ')
+hog=${zsb_hog:-192} cg_mib=${zsb_cg:-128}
+z=/sys/block/zram0 d=/sys/kernel/debug/zswap
 
 finish() {
 	echo "zsb: result=$1"
@@ -74,17 +77,20 @@ zs_bench() {
 	! kernel_complained && [ "$rc" -eq 0 ]
 }
 
-zram() {
-	# 6.1: zram.ko alone (its zsmalloc is loaded); a series' kernel: with
-	# the modules it needs, in their order (one device is the default).
+# zram_device MIB: zram0 of MIB MiB, lzo-rle.  6.1: zram.ko alone (its
+# zsmalloc is loaded); a series' kernel: with the modules it needs, in their
+# order (one device is the default).
+zram_device() {
 	if [ -f /m/zram.order ]; then
 		stock_module zram
 	else
 		insmod /m/zram.ko num_devices=1
 	fi || return 1
-	z=/sys/block/zram0
-	echo lzo-rle >$z/comp_algorithm
-	echo 128M >$z/disksize
+	echo lzo-rle >$z/comp_algorithm && echo "$1M" >$z/disksize
+}
+
+zram() {
+	zram_device 128 || return 1
 	size=$(stat -c %s /image)
 	echo "zsb: zram comp=$(cat $z/comp_algorithm | tr ' ' '\n' | sed -n 's/^\[\(.*\)\]$/\1/p') image_bytes=$size"
 	w=$(zcopy /image /dev/zram0) || return 1
@@ -103,18 +109,83 @@ zram() {
 	# shellcheck disable=SC2046 # one word per field
 	set -- $(cat $z/mm_stat)
 	echo "zsb: zram compacted mm_stat orig=$1 compr=$2 mem_used=$3 pages_compacted=$7"
+	# Every other page zeroed (their objects freed), then compacted.
+	r=$(zcopy -z /dev/zram0 "$size") || return 1
+	echo "zsb: zram $r"
+	echo 1 >$z/compact
+	# shellcheck disable=SC2046 # one word per field
+	set -- $(cat $z/mm_stat)
+	echo "zsb: zram halved mm_stat orig=$1 compr=$2 mem_used=$3 same_pages=$6 pages_compacted=$7"
 	! kernel_complained && [ "$a" = "$b" ]
 }
 
+# cgroup_hog TEST SAMPLE: memhog (zsb_hog MiB, two checking passes) in a
+# memory cgroup of zsb_cg MiB, SAMPLE run every second while it runs;
+# memhog's lines and its wall time as "zsb: TEST ..." lines, pswpin and
+# pswpout as the run changed them.  Fails if memhog did.
+cgroup_hog() {
+	cg=/sys/fs/cgroup/hog
+	mkdir -p /sys/fs/cgroup
+	mount -t cgroup2 none /sys/fs/cgroup &&
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir $cg &&
+		echo "${cg_mib}M" >$cg/memory.max || return 1
+	vm0=$(grep '^pswp' /proc/vmstat | tr '\n' ' ')
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog $hog 1 2" >/tmp/hog.out 2>&1 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		$2
+		sleep 1
+	done
+	rc=0
+	wait $pid || rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	sed "s/^/zsb: $1 /" /tmp/hog.out
+	echo "zsb: $1 hog rc=$rc seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')"
+	echo "$vm0 $(grep '^pswp' /proc/vmstat | tr '\n' ' ')" |
+		awk -v t="$1" '{ printf "zsb: %s vmstat pswpin=%d pswpout=%d\n", t, $6 - $2, $8 - $4 }'
+	[ "$rc" -eq 0 ]
+}
+
+# zramswap: zram0 (lzo-rle, twice memhog's size) as the only swap under
+# cgroup_hog; mm_stat sampled every second: "peak" is the sample that
+# stored the most data, mem_used_max zram's own high-water mark.
+zramswap_sample() {
+	# shellcheck disable=SC2046 # one word per field
+	set -- $(cat $z/mm_stat)
+	[ "$1" -gt "$best" ] || return 0
+	best=$1
+	peak="orig=$1 compr=$2 mem_used=$3 same_pages=$6 huge_pages=$8"
+}
+
+zramswap() {
+	zram_device $((2 * hog)) || return 1
+	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || return 1
+	echo "zsb: zramswap comp=lzo-rle hog_mib=$hog cg_mib=$cg_mib"
+	best=-1 peak='' hog_rc=0
+	cgroup_hog zramswap zramswap_sample || hog_rc=1
+	# shellcheck disable=SC2046 # one word per field
+	set -- $(cat $z/mm_stat)
+	echo "zsb: zramswap peak $peak mem_used_max=$5"
+	! kernel_complained && [ "$hog_rc" -eq 0 ]
+}
+
 # zswap: zswap on the zpool of zsb_alloc in front of a swap disk (the
-# host's virtio disk); memhog (zsb_hog MiB, two checking passes) in a memory
-# cgroup of zsb_cg MiB.  zswap.zpool= on the command line cannot select a
-# module (zswap starts before it is loaded): the parameters are written
-# after the load.  zswap's counters are sampled every second; the line
-# "peak" is the sample with the most stored_pages.
+# host's virtio disk), under cgroup_hog.  zswap.zpool= on the command line
+# cannot select a module (zswap starts before it is loaded): the parameters
+# are written after the load.  zswap's counters are sampled every second;
+# the line "peak" is the sample with the most stored_pages.
+zswap_sample() {
+	n=$(cat $d/stored_pages) size=$(cat $d/pool_total_size)
+	if [ "$n" -gt "$best" ]; then
+		best=$n
+		peak="stored_pages=$n pool_total_size=$size"
+	fi
+	[ "$size" -le "$max_pool" ] || max_pool=$size
+}
+
 zswap() {
-	p=/sys/module/zswap/parameters d=/sys/kernel/debug/zswap cg=/sys/fs/cgroup/hog
-	hog=${zsb_hog:-192} cg_mib=${zsb_cg:-128}
+	p=/sys/module/zswap/parameters
 	case $alloc in
 	stock | ours | builtin) zpool=zsmalloc ;;
 	*) zpool=$alloc ;;
@@ -133,29 +204,8 @@ zswap() {
 		"max_pool_percent=$(cat $p/max_pool_percent) enabled=$(cat $p/enabled)" \
 		"hog_mib=$hog cg_mib=$cg_mib mem_kib=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	[ ! -e $p/zpool ] || [ "$(cat $p/zpool)" = "$zpool" ] || return 1
-	mkdir -p /sys/fs/cgroup
-	mount -t cgroup2 none /sys/fs/cgroup &&
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir $cg &&
-		echo "${cg_mib}M" >$cg/memory.max || return 1
-
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog $hog 1 2" >/tmp/hog.out 2>&1 &
-	pid=$!
-	best=-1 max_pool=0 peak="stored_pages=0 pool_total_size=0"
-	while kill -0 $pid 2>/dev/null; do
-		n=$(cat $d/stored_pages) size=$(cat $d/pool_total_size)
-		if [ "$n" -gt "$best" ]; then
-			best=$n
-			peak="stored_pages=$n pool_total_size=$size"
-		fi
-		[ "$size" -le "$max_pool" ] || max_pool=$size
-		sleep 1
-	done
-	rc=0
-	wait $pid || rc=$?
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	sed 's/^/zsb: zswap /' /tmp/hog.out
-	echo "zsb: zswap hog rc=$rc seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')"
+	best=-1 max_pool=0 peak="stored_pages=0 pool_total_size=0" hog_rc=0
+	cgroup_hog zswap zswap_sample || hog_rc=1
 	echo "zsb: zswap peak $peak max_pool_total_size=$max_pool"
 	counters=
 	for f in written_back_pages pool_limit_hit reject_reclaim_fail reject_alloc_fail \
@@ -164,7 +214,7 @@ zswap() {
 		[ ! -e $d/$f ] || counters="$counters $f=$(cat $d/$f)"
 	done
 	echo "zsb: zswap counters$counters"
-	! kernel_complained && [ "$rc" -eq 0 ]
+	! kernel_complained && [ "$hog_rc" -eq 0 ]
 }
 
 # latency: test_zsmalloc.ko's compact_latency case (zs_malloc() + map +
@@ -186,7 +236,7 @@ echo "zsb: alloc=$alloc mpp=${zsb_mpp:-default} ondemand=${zsb_ondemand:-default
 load_allocator || finish fail
 
 case $test in
-zs_bench | zram | zswap | latency)
+zs_bench | zram | zramswap | zswap | latency)
 	$test && finish ok
 	finish fail
 	;;

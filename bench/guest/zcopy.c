@@ -7,11 +7,17 @@
  * inside the timed part.  Built static on the host by bench/run-bench.sh.
  *
  *   zcopy SRC DST [BYTES]   ->   zcopy: bytes=N ns=T mb_per_s=R
+ *   zcopy -z DEV BYTES      ->   zcopy: zeroed_pages=N
+ *
+ * -z writes a page of zeros over every other 4 KiB page of DEV's first
+ * BYTES (pages 0, 2, 4, ...): zram then keeps those as same-filled pages and frees their
+ * objects, half of the pool's, spread over every size class.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +41,33 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+static int zero_every_other_page(const char *dev, off_t size)
+{
+	unsigned long long pages = 0;
+	off_t off;
+	void *zero;
+	int fd;
+
+	fd = open_for(dev, O_WRONLY);
+	if (fd < 0 || posix_memalign(&zero, 4096, 4096)) {
+		perror("zcopy: open");
+		return 1;
+	}
+	memset(zero, 0, 4096);
+	for (off = 0; off + 4096 <= size; off += 2 * 4096, pages++) {
+		if (pwrite(fd, zero, 4096, off) != 4096) {
+			perror("zcopy: pwrite");
+			return 1;
+		}
+	}
+	if (fsync(fd)) {
+		perror("zcopy: fsync");
+		return 1;
+	}
+	printf("zcopy: zeroed_pages=%llu\n", pages);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long limit = ~0ULL, done = 0, t0, ns;
@@ -42,8 +75,10 @@ int main(int argc, char **argv)
 	void *buf;
 	int in, out;
 
+	if (argc == 4 && !strcmp(argv[1], "-z"))
+		return zero_every_other_page(argv[2], strtoull(argv[3], NULL, 0));
 	if (argc < 3) {
-		fprintf(stderr, "usage: zcopy SRC DST [BYTES]\n");
+		fprintf(stderr, "usage: zcopy SRC DST [BYTES] | zcopy -z DEV BYTES\n");
 		return 2;
 	}
 	if (argc > 3)
