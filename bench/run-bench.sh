@@ -32,6 +32,9 @@
 #
 # Environment (defaults in brackets):
 #   K [3]            rounds per allocator (timing, smp2, zram, latency)
+#   TIMING_CONFIGS ["stock ours ours-eager", KSERIES: the peers]  what the
+#                    timing step boots (under -icount one round of each
+#                    repeats closely: "K=1 TIMING_CONFIGS=ours" to try a change)
 #   NR [20000]       objects per zs_bench fill
 #   BIG [200000]     the large object count of the density sweep
 #   LOOPS [3]        zs_bench loops per boot (medians over them)
@@ -76,14 +79,14 @@ KSERIES=${KSERIES:-}
 KSERIES_CACHE=${KSERIES_CACHE:-/var/cache/zsmalloc-kseries}
 if [ -n "$KSERIES" ]; then
 	PEERS="stock chain16 ours"
-	TIMING_CONFIGS=$PEERS
+	TIMING_CONFIGS=${TIMING_CONFIGS:-$PEERS}
 	DENSITY_CONFIGS=$PEERS
 	ZPOOLS=${ZPOOLS:-$PEERS}
 	OUT=${BENCH_OUT:-$top/.cache/bench/run-$KSERIES}
 	CSV=${BENCH_CSV:-$bench/results-$KSERIES.csv}
 else
 	PEERS="stock ours"
-	TIMING_CONFIGS="stock ours ours-eager"
+	TIMING_CONFIGS=${TIMING_CONFIGS:-stock ours ours-eager}
 	DENSITY_CONFIGS="stock $(for m in $MPPS; do echo "ours-mpp$m ours-mpp$m-eager"; done)"
 	ZPOOLS=${ZPOOLS:-zsmalloc-stock zsmalloc-ours zbud z3fold}
 	OUT=${BENCH_OUT:-$top/.cache/bench/run}
