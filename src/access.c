@@ -11,22 +11,6 @@
 #include "compat.h"
 #include "zs_internal.h"
 
-static struct zspage *zs_obj_lookup(struct zs_pool *pool, unsigned long handle,
-				    unsigned long *locp, bool pin)
-{
-	struct size_class *class = zs_handle_class(pool, handle);
-	struct zspage *zspage;
-
-	if (!class)	/* no handle at all: the API's caller reports it */
-		return NULL;
-	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, locp, true);
-	if (zspage && pin)
-		atomic_inc(&zspage->pinned);
-	spin_unlock(&class->lock);
-	return zspage;
-}
-
 /**
  * zs_obj_pin - find a handle's object and pin its zspage
  * @pool: the pool
@@ -39,7 +23,17 @@ static struct zspage *zs_obj_lookup(struct zs_pool *pool, unsigned long handle,
 struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
 			  unsigned long *locp)
 {
-	return zs_obj_lookup(pool, handle, locp, true);
+	struct size_class *class = zs_handle_class(pool, handle);
+	struct zspage *zspage;
+
+	if (!class)	/* no handle at all: the API's caller reports it */
+		return NULL;
+	spin_lock(&class->lock);
+	zspage = zs_handle_zspage(class, handle, locp, NULL, true);
+	if (zspage)
+		atomic_inc(&zspage->pinned);
+	spin_unlock(&class->lock);
+	return zspage;
 }
 
 /**
@@ -48,13 +42,22 @@ struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
  * @handle: the handle
  * @locp: set to the object's location word
  *
- * Context: process context; takes the class lock.
+ * The pin keeps the object where it is, so no lock is taken.  A handle that
+ * zs_obj_pin() refused is checked again as it was there; only if its caller
+ * also freed or moved the object meanwhile (a use after free) can the check
+ * read a zspage being freed.
+ *
+ * Context: process context.
  * Return: its zspage, or NULL for a handle that names no live object.
  */
 struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 				  unsigned long *locp)
 {
-	return zs_obj_lookup(pool, handle, locp, false);
+	struct size_class *class = zs_handle_class(pool, handle);
+
+	if (!class)
+		return NULL;
+	return zs_handle_zspage(class, handle, locp, NULL, true);
 }
 
 /**

@@ -201,7 +201,7 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 	if (WARN_ON_ONCE(!class))
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, false);
+	zspage = zs_handle_zspage(class, handle, &loc, NULL, false);
 	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))
 		zs_obj_pieces(loc, handle_mem, true);
 	spin_unlock(&class->lock);

@@ -106,25 +106,25 @@ static struct zspage *class_first_zspage(struct size_class *class)
 /* The fullest zspage with room, or NULL. */
 static struct zspage *class_pick_zspage(struct size_class *class)
 {
-	int group;
+	unsigned long room = class->groups_used & (BIT(ZS_FULL_GROUP) - 1);
 
-	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
-		if (!list_empty(&class->groups[group]))
-			return list_first_entry(&class->groups[group],
-						struct zspage, list);
-	}
-	return NULL;
+	if (!room)
+		return NULL;
+	return list_first_entry(&class->groups[__fls(room)], struct zspage,
+				list);
 }
 
 /*
- * Finds the zspage the next object of @class goes into, with pages in @spare
- * for whatever pages its slot lacks, taken from node @nid (or NUMA_NO_NODE).
+ * Finds the zspage the next object of @class goes into, and the object's index
+ * in it (*@idxp), with pages in @spare for whatever pages its slot lacks,
+ * taken from node @nid (or NUMA_NO_NODE).
  * Takes class->lock and returns with it held, with the zspage, or with NULL
  * when memory cannot be had with @gfp.
  */
 static struct zspage *class_find_room(struct zs_pool *pool,
 				      struct size_class *class, gfp_t gfp,
-				      int nid, struct page **spare)
+				      int nid, struct page **spare,
+				      unsigned int *idxp)
 	__acquires(&class->lock)
 {
 	struct zspage *zspage;
@@ -145,7 +145,8 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 			class->pages += zspage->nr_backed;
 			class_link_zspage(class, zspage);
 		}
-		missing = zspage_missing_pages(zspage, zspage_first_free(zspage));
+		*idxp = zspage_first_free(zspage);
+		missing = zspage_missing_pages(zspage, *idxp);
 		/* First try as the caller allows, but without sleeping. */
 		if (!missing ||
 		    !zs_spare_fill(spare, missing, (gfp & ~__GFP_DIRECT_RECLAIM) |
@@ -166,6 +167,7 @@ static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
 	struct size_class *class;
 	struct zspage *zspage;
 	unsigned long *slot;
+	unsigned int idx;
 
 	if (unlikely(!size))
 		return (unsigned long)ERR_PTR(-EINVAL);
@@ -177,10 +179,10 @@ static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = zs_class_of(pool, size);
-	zspage = class_find_room(pool, class, gfp, nid, spare);
+	zspage = class_find_room(pool, class, gfp, nid, spare, &idx);
 	if (likely(zspage))
-		zspage_alloc_obj(pool, zspage, zspage_first_free(zspage),
-				 (unsigned long)slot, size, spare);
+		zspage_alloc_obj(pool, zspage, idx, (unsigned long)slot, size,
+				 spare);
 	spin_unlock(&class->lock);
 	zs_spare_drop(spare);
 	if (unlikely(!zspage)) {
@@ -223,17 +225,19 @@ EXPORT_SYMBOL_GPL(zs_malloc);
  * @class: the class the handle's size names, locked
  * @handle: the handle
  * @locp: set to the object's location word
+ * @idxp: set to the object's index in its zspage, unless NULL
  * @freed_ok: also accept an object its owner freed while its zspage is under
  *	reclaim (ZS_REF_FREED, zpool.c): the evictor may still map it
  *
  * Checks what can be checked cheaply: that the slot points at a page of ours,
  * of @class, whose back-reference names this handle.
  *
- * Context: class->lock held.
+ * Context: class->lock held, or the object's zspage pinned.
  * Return: the zspage, or NULL for a handle that names no live object.
  */
 struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
-				unsigned long *locp, bool freed_ok)
+				unsigned long *locp, unsigned int *idxp,
+				bool freed_ok)
 {
 	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
 	struct zspage *zspage;
@@ -258,6 +262,8 @@ struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
 	if (ref != (handle | ZS_REF_ALLOCATED))
 		return NULL;
 	*locp = loc;
+	if (idxp)
+		*idxp = idx;
 	return zspage;
 }
 
@@ -284,12 +290,11 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 	if (!class)
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, false);
+	zspage = zs_handle_zspage(class, handle, &loc, &idx, false);
 	if (WARN_ON_ONCE(!zspage)) {
 		spin_unlock(&class->lock);
 		return;
 	}
-	idx = zspage_obj_index(zspage, zs_loc_page(loc), zs_loc_offset(loc));
 	if (unlikely(zspage->flags & ZS_ZSPAGE_RECLAIM)) {
 		/* The evictor may still map it: its reclaimer frees it. */
 		zspage_refs(zspage)[idx] |= ZS_REF_FREED;

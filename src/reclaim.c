@@ -40,6 +40,7 @@
 #include <linux/types.h>
 #include <linux/zpool.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 /* How many victims one shrink call tries before it gives up. */

@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/zpool.h>
 
+#include "compat.h"
 #include "zs_internal.h"
 
 #ifdef ZS_ZPOOL_EVICTS

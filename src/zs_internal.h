@@ -119,6 +119,7 @@ struct zspage {
  * @objs_used: objects allocated
  * @bytes_requested: sum of the requested sizes of allocated objects
  * @group_count: zspages in each fullness group
+ * @groups_used: bit G set while group G has zspages
  * @pool: the pool the class belongs to
  */
 struct size_class {
@@ -137,6 +138,7 @@ struct size_class {
 	unsigned long objs_used;
 	unsigned long bytes_requested;
 	unsigned long group_count[ZS_NR_GROUPS];
+	unsigned long groups_used;
 	struct zs_pool *pool;
 } ____cacheline_aligned_in_smp;
 
@@ -270,6 +272,15 @@ static inline struct zspage *page_zspage(struct page *page)
 	return (struct zspage *)page_private(page);
 }
 
+/* Index of the object that starts at @offset of @page, a page of @zspage. */
+static inline unsigned int zspage_obj_index(struct zspage *zspage,
+					    struct page *page,
+					    unsigned int offset)
+{
+	return (zs_page_chain_pos(page) * PAGE_SIZE + offset) /
+	       zspage->class->size;
+}
+
 /* zspage.c */
 extern bool zs_ondemand;
 int zs_geometry_init(void);
@@ -298,8 +309,6 @@ bool zspage_release(struct zspage *zspage);
 void zspage_free(struct zs_pool *pool, struct zspage *zspage);
 void zs_free_work(struct work_struct *work);
 unsigned int zspage_first_free(struct zspage *zspage);
-unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
-			      unsigned int offset);
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size);
 int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid);
@@ -309,7 +318,8 @@ void zs_spare_drop(struct page **spare);
 extern unsigned int zs_max_pages_per_zspage;
 void zs_handle_release(unsigned long handle);
 struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
-				unsigned long *locp, bool freed_ok);
+				unsigned long *locp, unsigned int *idxp,
+				bool freed_ok);
 
 /* map.c (6.1, 6.12) or obj.c (7.2): the object access API */
 int zs_map_init(void);

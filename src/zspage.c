@@ -208,6 +208,19 @@ static unsigned int zspage_group_of(struct zspage *zspage)
 	return zspage->inuse * ZS_FULL_GROUP / objs;
 }
 
+/* Counts a zspage into @group of @class; a group with zspages has its bit. */
+static void class_group_inc(struct size_class *class, unsigned int group)
+{
+	if (!class->group_count[group]++)
+		__set_bit(group, &class->groups_used);
+}
+
+static void class_group_dec(struct size_class *class, unsigned int group)
+{
+	if (!--class->group_count[group])
+		__clear_bit(group, &class->groups_used);
+}
+
 /**
  * zspage_set_group - move a zspage to the fullness group it now belongs to
  * @zspage: a zspage on its class's lists
@@ -221,8 +234,8 @@ void zspage_set_group(struct zspage *zspage)
 
 	if (group == zspage->group)
 		return;
-	class->group_count[zspage->group]--;
-	class->group_count[group]++;
+	class_group_dec(class, zspage->group);
+	class_group_inc(class, group);
 	zspage->group = group;
 	list_move(&zspage->list, &class->groups[group]);
 }
@@ -238,7 +251,7 @@ void class_link_zspage(struct size_class *class, struct zspage *zspage)
 {
 	zspage->group = zspage_group_of(zspage);
 	list_add(&zspage->list, &class->groups[zspage->group]);
-	class->group_count[zspage->group]++;
+	class_group_inc(class, zspage->group);
 }
 
 /**
@@ -251,7 +264,7 @@ void class_link_zspage(struct size_class *class, struct zspage *zspage)
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
 {
 	list_del_init(&zspage->list);
-	class->group_count[zspage->group]--;
+	class_group_dec(class, zspage->group);
 }
 
 /* A page on node @nid, or as the task's memory policy says for NUMA_NO_NODE. */
@@ -442,21 +455,6 @@ unsigned int zspage_first_free(struct zspage *zspage)
 {
 	return find_first_zero_bit(zspage_map(zspage),
 				   zspage->class->objs_per_zspage);
-}
-
-/**
- * zspage_obj_index - index of the object that starts at @offset of @page
- * @zspage: the zspage @page belongs to
- * @page: a page of @zspage
- * @offset: the object's offset in @page
- *
- * Return: the object's index in @zspage.
- */
-unsigned int zspage_obj_index(struct zspage *zspage, struct page *page,
-			      unsigned int offset)
-{
-	return (zs_page_chain_pos(page) * PAGE_SIZE + offset) /
-	       zspage->class->size;
 }
 
 /**
