@@ -225,12 +225,19 @@ check-system: deps deb $(OUT)/guest/memhog
 # Every cache the checks build on first use, each reused at once where its
 # key holds: the system image, the debug kernel, the series' stock kernels
 # (ours is built on top of stock by its own check).  .ci/run starts this
-# beside the first checks, so that a cold machine builds while it tests;
-# with -j2 the system image (mostly dpkg and downloads) is made beside the
-# debug kernel, the first kernel the checks wait for.  The kernel builds
-# run their own make -j$(nproc): MAKEFLAGS (this make's jobserver) is not
-# theirs.
-caches: cache-system cache-debug cache-kseries
+# beside the first checks, so that a cold machine builds while it tests.
+# Under -j2 the debug kernel, the start of the longest chain (its build,
+# then check-debug), builds from the start, and beside it the system image
+# (mostly dpkg and downloads), then the series' stock kernels, which no
+# check needs before lane 1 is past check and check-system.  The kernel
+# builds run their own make -j$(nproc): MAKEFLAGS (this make's jobserver)
+# is not theirs.
+caches: cache-debug cache-system cache-kseries
+
+# Only `make caches` orders them: each target alone builds only its own.
+ifneq ($(filter caches,$(MAKECMDGOALS)),)
+cache-kseries: cache-system
+endif
 
 cache-system: deps
 	scripts/mksystem.sh $(SYSTEM_CACHE) tests/system/zs-stage.service >/dev/null
@@ -238,7 +245,7 @@ cache-system: deps
 cache-debug: deps
 	MAKEFLAGS= scripts/build-debug-kernel.sh $(DEBUG_CACHE)
 
-cache-kseries: deps cache-debug
+cache-kseries: deps
 	set -e; for s in $(KSERIES_ALL); do \
 		MAKEFLAGS= scripts/build-kseries-kernel.sh $$s stock $(KSERIES_CACHE); done
 
