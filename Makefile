@@ -17,6 +17,8 @@
 #                  pressure and report what the allocator holds
 #   make check-system  the DKMS package (make deb) installed, used and removed
 #                  in a real Debian 12 system booted with systemd
+#   make caches    build what the checks cache outside the tree (system image,
+#                  debug kernel, the series' stock kernels) ahead of them
 #   make lint      checkpatch --strict, sparse (C=2) and W=1: zero findings
 #   make patches   the allocator as a patch series for Linux 6.12 and 7.2
 #                  (KSERIES=6.12 or 7.2 for one): see kseries/kseries.mk
@@ -114,7 +116,8 @@ VM_ENV = KERNEL=$(KERNEL) INITRD=$(INITRD) BLOB=$(BLOB) TREE=$(TREE) SCRATCH=$(S
 	ACCEL=$(ACCEL) CPU='$(CPU)' SMP=$(SMP) MEM=$(MEM) QEMU=$(QEMU) APPEND='$(APPEND)'
 
 .PHONY: all modules modules-available deps fetch lint flavours modversions blob initramfs \
-	boot verdict selfcheck check check-debug check-system run clean help
+	boot verdict selfcheck check check-debug check-system caches \
+	cache-system cache-debug cache-kseries run clean help
 
 all: modules
 
@@ -218,6 +221,33 @@ check-system: deps deb $(OUT)/guest/memhog
 	-@img=$$(scripts/mksystem.sh $(SYSTEM_CACHE) tests/system/zs-stage.service) && \
 		scripts/check-system.sh $(OUT)/system $$img $(DEB) $(OUT)/guest/memhog
 	@tests/host/summary.sh $(addprefix $(OUT)/system/,$(addsuffix /counts,install ours stock))
+
+# Every cache the checks build on first use, each reused at once where its
+# key holds: the system image, the debug kernel, the series' stock kernels
+# (ours is built on top of stock by its own check).  .ci/run starts this
+# beside the first checks, so that a cold machine builds while it tests.
+# Under -j2 the debug kernel, the start of the longest chain (its build,
+# then check-debug), builds from the start, and beside it the system image
+# (mostly dpkg and downloads), then the series' stock kernels, which no
+# check needs before lane 1 is past check and check-system.  The kernel
+# builds run their own make -j$(nproc): MAKEFLAGS (this make's jobserver)
+# is not theirs.
+caches: cache-debug cache-system cache-kseries
+
+# Only `make caches` orders them: each target alone builds only its own.
+ifneq ($(filter caches,$(MAKECMDGOALS)),)
+cache-kseries: cache-system
+endif
+
+cache-system: deps
+	scripts/mksystem.sh $(SYSTEM_CACHE) tests/system/zs-stage.service >/dev/null
+
+cache-debug: deps
+	MAKEFLAGS= scripts/build-debug-kernel.sh $(DEBUG_CACHE)
+
+cache-kseries: deps
+	set -e; for s in $(KSERIES_ALL); do \
+		MAKEFLAGS= scripts/build-kseries-kernel.sh $$s stock $(KSERIES_CACHE); done
 
 run: deps
 	@$(MAKE) --no-print-directory modules
