@@ -11,8 +11,8 @@
  * bytes into the object under the class lock.
  *
  * A handle that names no live object is reported once with a warning: a
- * read then sees zeroes, a write goes nowhere, and no object and no zspage
- * is touched.
+ * read then sees the zero page, a write goes nowhere, and no object and no
+ * zspage is touched.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,24 +40,10 @@ static struct zspage *zs_obj_pin_len(struct zs_pool *pool,
 	return zspage;
 }
 
-/* The same test, at the end of a read: whether its begin pinned. */
-static struct zspage *zs_obj_find_pinned_len(struct zs_pool *pool,
-					     unsigned long handle,
-					     size_t mem_len,
-					     unsigned long *locp)
+/* What a read of a bad handle sees: zeroes, and its end knows it by them. */
+static void *zs_obj_zeroes(void)
 {
-	struct zspage *zspage = zs_obj_find_pinned(pool, handle, locp);
-
-	return zspage && mem_len == zs_loc_size(*locp) ? zspage : NULL;
-}
-
-/* Zeroes for a bad handle's read: the caller's buffer, else the zero page. */
-static void *zs_obj_stand_in(void *local_copy, size_t mem_len)
-{
-	if (!local_copy)
-		return page_address(ZERO_PAGE(0));
-	memset(local_copy, 0, mem_len);
-	return local_copy;
+	return page_address(ZERO_PAGE(0));
 }
 
 /**
@@ -74,7 +60,7 @@ static void *zs_obj_stand_in(void *local_copy, size_t mem_len)
  * Context: process context; may sleep until zs_obj_read_end(), which the
  * same task must call.
  * Return: the object's bytes, contiguous, until zs_obj_read_end(): where it
- * lies, or in @local_copy; zeroes for a bad handle.
+ * lies, or in @local_copy; the zero page for a bad handle (nothing pinned).
  */
 void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
 			size_t mem_len, void *local_copy)
@@ -84,12 +70,13 @@ void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
 
 	zspage = zs_obj_pin_len(pool, handle, mem_len, &loc);
 	if (WARN_ON_ONCE(!zspage))
-		return zs_obj_stand_in(local_copy, mem_len);
+		return zs_obj_zeroes();
 	if (!zs_loc_spans(loc))
 		return kmap_local_page(zs_loc_page(loc)) + zs_loc_offset(loc);
-	/* Still pinned: zs_obj_read_end() unpins what spans, whatever we gave. */
-	if (WARN_ON_ONCE(!local_copy))
-		return zs_obj_stand_in(NULL, mem_len);
+	if (WARN_ON_ONCE(!local_copy)) {
+		zs_obj_unpin(zspage);
+		return zs_obj_zeroes();
+	}
 	zs_obj_pieces(loc, local_copy, false);
 	return local_copy;
 }
@@ -102,20 +89,22 @@ EXPORT_SYMBOL_GPL(zs_obj_read_begin);
  * @mem_len: its size, as allocated
  * @handle_mem: what zs_obj_read_begin() returned
  *
+ * The handle is not checked again: unless the begin gave the zero page, it
+ * named a live object, which its pin keeps in place.
+ *
  * Context: the task that called zs_obj_read_begin().
  */
 void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
 		     size_t mem_len, void *handle_mem)
 {
-	struct zspage *zspage;
 	unsigned long loc;
 
-	zspage = zs_obj_find_pinned_len(pool, handle, mem_len, &loc);
-	if (!zspage)
+	if (handle_mem == zs_obj_zeroes())
 		return;
+	loc = READ_ONCE(*(unsigned long *)handle);
 	if (!zs_loc_spans(loc))
 		kunmap_local(handle_mem);
-	zs_obj_unpin(zspage);
+	zs_obj_unpin(page_zspage(zs_loc_page(loc)));
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_end);
 
