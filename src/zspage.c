@@ -41,6 +41,8 @@ MODULE_PARM_DESC(ondemand,
  * @users_offset: offset of the per-page object counts
  * @desc_bytes: descriptor size
  * @desc_cache: slab cache for descriptors of such zspages
+ * @desc_name: its name, kept as long as the cache: the slab allocator keeps
+ *	the pointer (an alias made before sysfs is up refers to it later)
  */
 struct zs_geometry {
 	unsigned short pages;
@@ -50,6 +52,7 @@ struct zs_geometry {
 	unsigned int users_offset;
 	unsigned int desc_bytes;
 	struct kmem_cache *desc_cache;
+	char *desc_name;
 };
 
 static struct zs_geometry zs_geometry[ZS_NR_SIZES];
@@ -108,8 +111,10 @@ void zs_geometry_exit(void)
 	int step;
 
 	for (step = ZS_NR_SIZES - 1; step >= 0; step--) {
-		if (zs_geometry_owns_cache(step))
-			kmem_cache_destroy(zs_geometry[step].desc_cache);
+		if (!zs_geometry_owns_cache(step))
+			continue;
+		kmem_cache_destroy(zs_geometry[step].desc_cache);
+		kfree(zs_geometry[step].desc_name);
 	}
 	memset(zs_geometry, 0, sizeof(zs_geometry));
 }
@@ -139,15 +144,17 @@ int zs_geometry_init(void)
 					ZS_MAX_PAGES_PER_ZSPAGE);
 	for (step = 0; step < ZS_NR_SIZES; step++) {
 		struct zs_geometry *geo = &zs_geometry[step];
-		char name[32];
 
 		zs_pick_chain(zs_step_size(step), geo);
 		geo->desc_cache = zs_geometry_find_cache(step, geo->desc_bytes);
 		if (geo->desc_cache)
 			continue;
-		snprintf(name, sizeof(name), "zs_zspage_%u", geo->desc_bytes);
-		geo->desc_cache = kmem_cache_create(name, geo->desc_bytes, 0, 0,
-						    NULL);
+		geo->desc_name = kasprintf(GFP_KERNEL, "zs_zspage_%u",
+					   geo->desc_bytes);
+		if (geo->desc_name)
+			geo->desc_cache = kmem_cache_create(geo->desc_name,
+							    geo->desc_bytes,
+							    0, 0, NULL);
 		if (!geo->desc_cache) {
 			zs_geometry_exit();
 			return -ENOMEM;
