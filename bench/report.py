@@ -8,15 +8,16 @@ Reads OUT/logs/*.log (one guest boot each: timing-CFG-I with CFG stock,
 ours or ours-eager, smp2-ALLOC-I, density-stock-nN, density-ours-mppM-nN,
 density-ours-mppM-eager-nN, zram-ALLOC-I, zramswap-ALLOC-I, zswap-ZPOOL-I,
 latency-ALLOC-I; with a kernel series, CFG and ALLOC are its peers stock,
-chain16 and ours).  For every figure: the median over rounds (each round's
-figure is already zs_bench's median over its loops), the spread (min..max
-over rounds) and the ratio of the medians to the experiment's baseline
-(stock; zsmalloc-stock for 6.1's zswap).  Writes a CSV (columns experiment,
-config, workload, phase, figure, median, min, max, rounds, ratio_to_stock),
-the series' section of BENCHMARKS.md (S: 6.1, the module on Debian 12's
-kernel, the default; 6.12 or 7.2, the patch series against that kernel's
-own zsmalloc; the other sections of the file are kept) and, when gnuplot is
-installed, PNG plots.  Python 3 standard library only.
+chain16 and ours, and density-ours-mpp16-nN). For every figure: the median
+over rounds (each round's figure is already zs_bench's median over its
+loops), the spread (min..max over rounds) and the ratio of the medians to
+the experiment's baseline (stock; zsmalloc-stock for 6.1's zswap). Writes a
+CSV (columns experiment, config, workload, phase, figure, median, min, max,
+rounds, ratio_to_stock), the series' section of BENCHMARKS.md (S: 6.1, the
+module on Debian 12's kernel, the default; 6.12 or 7.2, the patch series
+against that kernel's own zsmalloc; the other sections of the file are
+kept) and, when gnuplot is installed, PNG plots. Python 3 standard library
+only.
 """
 import argparse
 import collections
@@ -165,6 +166,16 @@ def parse_log(path):
     return figs, fails
 
 
+def chain_mismatch(path, name):
+    """A failure if the guest of an ours-mppN log did not run ours with
+    max_pages_per_zspage=N (the guest prints the parameter it read back)."""
+    m = re.search(r"-mpp(\d+)", name)
+    if not m:
+        return []
+    got = re.findall(r"zsb: max_pages_per_zspage=(\d+)", open(path, errors="replace").read())
+    return [] if got == [m.group(1)] else [f"max_pages_per_zspage {got or 'not shown'}, not {m.group(1)}"]
+
+
 def collect(out):
     """data[(experiment, config)][(workload, phase, figure)] = [values]"""
     data = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -182,6 +193,7 @@ def collect(out):
         else:
             continue
         figs, bad = parse_log(os.path.join(out, "logs", f))
+        bad += chain_mismatch(os.path.join(out, "logs", f), name)
         if bad:
             fails[name] = bad
         for key, v in figs:
@@ -798,7 +810,9 @@ def series_markdown(series, out, data, fails):
           f"  `stock` ({guest_kernel(out, 'stock')}), the kernel's own zsmalloc, chains of",
           "  CONFIG_ZSMALLOC_CHAIN_SIZE=8 pages (Debian's setting); `chain16`, the same with 16",
           "  (mainline's densest); `ours`, the patch series applied (`src/` at",
-          f"  {first_line(out, 'ours-version')}).",
+          f"  {first_line(out, 'ours-version')}); its longest chain is the kernel's",
+          "  CONFIG_ZSMALLOC_CHAIN_SIZE.  The density step also boots ours with",
+          "  `zsmalloc.max_pages_per_zspage=16` (`ours-mpp16`), chain16's length.",
           "- zs_bench and test_zsmalloc built against each kernel; every peer boots the same",
           "  initramfs contents, the same seed, the same guest settings as the 6.1 section.",
           "- `map_wo_ns` is zs_obj_write() of the object, `map_ro_ns` zs_obj_read_begin() +",

@@ -28,7 +28,9 @@
 # (configs/kseries-bench.config added), zsmalloc built in: stock, chain16
 # (stock with CONFIG_ZSMALLOC_CHAIN_SIZE=16, mainline's densest setting) and
 # ours (the series applied); every step boots each of them, zs_bench.ko and
-# test_zsmalloc.ko built against each.
+# test_zsmalloc.ko built against each.  The density step also boots ours
+# with zsmalloc.max_pages_per_zspage=16 (ours-mpp16): ours follows the
+# kernel's CONFIG_ZSMALLOC_CHAIN_SIZE, this shows it at chain16's length.
 #
 # Environment (defaults in brackets):
 #   K [3]            rounds per allocator (timing, smp2, zram, latency)
@@ -80,7 +82,7 @@ KSERIES_CACHE=${KSERIES_CACHE:-/var/cache/zsmalloc-kseries}
 if [ -n "$KSERIES" ]; then
 	PEERS="stock chain16 ours"
 	TIMING_CONFIGS=${TIMING_CONFIGS:-$PEERS}
-	DENSITY_CONFIGS=$PEERS
+	DENSITY_CONFIGS="$PEERS ours-mpp16"
 	ZPOOLS=${ZPOOLS:-$PEERS}
 	OUT=${BENCH_OUT:-$top/.cache/bench/run-$KSERIES}
 	CSV=${BENCH_CSV:-$bench/results-$KSERIES.csv}
@@ -233,7 +235,8 @@ run_vm() {
 	name=$1 cfg=$2 mode=$3
 	shift 3
 	if [ -n "$KSERIES" ]; then
-		kernel=$OUT/$cfg/bzImage initrd=$OUT/$cfg/initramfs.cpio
+		peer=${cfg%-mpp*}
+		kernel=$OUT/$peer/bzImage initrd=$OUT/$peer/initramfs.cpio
 	else
 		kernel=$image_dir/boot/vmlinuz-$KVER initrd=$OUT/initramfs.cpio
 	fi
@@ -275,14 +278,21 @@ zs_args() {
 # alloc_args CONFIG: the guest's settings for CONFIG: stock, ours,
 # ours-mppN (max_pages_per_zspage=N), any of them -eager (ondemand=0), a
 # zswap zpool (zsmalloc-stock, zsmalloc-ours, zbud, z3fold); with KSERIES,
-# a peer, whose kernel has its zsmalloc built in.
+# a peer, whose kernel has its zsmalloc built in, or ours-mppN.
 alloc_args() {
-	[ -z "$KSERIES" ] || { echo zsb_alloc=builtin; return; }
+	[ -z "$KSERIES" ] || { builtin_args "$1"; return; }
 	case $1 in
 	zsmalloc-*) alloc_args "${1#zsmalloc-}" ;;
 	*-eager) echo "$(alloc_args "${1%-eager}") zsb_ondemand=0" ;;
 	ours-mpp*) echo "zsb_alloc=ours zsb_mpp=${1#ours-mpp}" ;;
 	*) echo "zsb_alloc=$1" ;;
+	esac
+}
+
+builtin_args() {
+	case $1 in
+	ours-mpp*) echo "zsb_alloc=builtin zsmalloc.max_pages_per_zspage=${1#ours-mpp}" ;;
+	*) echo zsb_alloc=builtin ;;
 	esac
 }
 

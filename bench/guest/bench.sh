@@ -7,7 +7,8 @@
 #   zsb_alloc=stock|ours   which zsmalloc.ko to load; zswap test also
 #              zbud|z3fold (zbud is built into Debian's kernel, z3fold a module);
 #              builtin: the kernel's own (6.12 and later: zsmalloc built in)
-#   zsb_mpp=N              ours only: max_pages_per_zspage=N
+#   zsb_mpp=N              ours module only: max_pages_per_zspage=N (ours
+#                          built in: zsmalloc.max_pages_per_zspage=N instead)
 #   zsb_ondemand=0|1       ours only: ondemand=N (0: all pages of a zspage
 #                          at once; the module's default is 1)
 #   zsb_test=zs_bench|zram|zramswap|zswap|latency
@@ -234,6 +235,9 @@ latency() {
 echo "zsb: alloc=$alloc mpp=${zsb_mpp:-default} ondemand=${zsb_ondemand:-default}" \
 	"test=$test args=$args kernel=$(uname -r) cpus=$(nproc)"
 load_allocator || finish fail
+# What ours runs with, built in (zsmalloc.max_pages_per_zspage=) or loaded.
+mpp=/sys/module/zsmalloc/parameters/max_pages_per_zspage
+[ ! -r $mpp ] || echo "zsb: max_pages_per_zspage=$(cat $mpp)"
 
 case $test in
 zs_bench | zram | zramswap | zswap | latency)
