@@ -833,7 +833,23 @@ def series_markdown(series, out, data, fails):
           "chain16, the objects in use of their `zs_handle` and `zspage` slab caches times",
           "their sizes (booted with `slub_nomerge`).", ""]
     L += zswap_section(data, f"{series}'s zswap", "zswap calls the kernel's zsmalloc (no zpool)")
+    L += profile_section(out)
     return "\n".join(L + failures(fails))
+
+
+def profile_section(out):
+    """The profile step's tables (bench/profile.py --phases), if it ran."""
+    path = os.path.join(out, "profile.md")
+    if not os.path.exists(path):
+        return []
+    return ["## Instructions by function, per call (-icount, insnprof plugin)", "",
+            "One more boot of each peer: zs_bench's phases on `files`, one loop, under",
+            "`-icount` with bench/tools/insnprof.c, a TCG plugin that counts each kernel",
+            "function's own instructions (not its callees'), split where zs_bench starts",
+            "a phase; divided by the calls of the phase's zs_* function.  `[module]`:",
+            "zs_bench's own loops.  A copy that gcc inlines as `rep movsq` counts one",
+            "instruction per 8 bytes under -icount, a call to memcpy() its loop's.", "",
+            open(path).read().rstrip("\n"), ""]
 
 
 SECTION = re.compile(r"<!-- bench: ([\d.]+) -->\n(.*?)<!-- bench: \1 end -->\n\n", re.S)

@@ -5,7 +5,7 @@
 # zsmalloc.ko ("stock") and ours, K times each with the same seed, then
 # bench/report.py.  Nothing is ever loaded into the host's kernel.
 #
-#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zramswap|zswap|latency|report]...
+#   bench/run-bench.sh [all|build|timing|smp2|density|zram|zramswap|zswap|latency|profile|report]...
 #
 #   timing   zs_bench, every workload, single thread, -icount: per round
 #            stock, ours, ours-eager (ours with ondemand=0)
@@ -22,6 +22,9 @@
 #            zpool of ZPOOLS; zswap's peak pool size and counters
 #   latency  test_zsmalloc.ko's compact_latency case, -smp 2: zs_malloc() +
 #            map + unmap timed in a class while a kthread compacts it
+#   profile  (KSERIES only) zs_bench's phases once more, -icount, with the
+#            insnprof plugin (bench/tools/): each phase's instructions by
+#            kernel function, per call, into OUT/profile.md for the report
 #
 # With KSERIES=6.12|7.2, the peers are three kernels of that series, built
 # by scripts/build-kseries-kernel.sh from the same source and config
@@ -197,6 +200,7 @@ build_peer() {
 	make -s -C "$KDIR" M="$d/bench" modules
 	make -s -C "$KDIR" M="$d/tests" modules
 	cp "$KERNEL" "$d/bzImage"
+	cp "$KDIR/System.map" "$d/System.map"
 
 	root=$d/initramfs mods=$MODULES_DIR
 	initramfs_base "$root"
@@ -230,7 +234,8 @@ build() {
 # run_vm NAME CONFIG MODE KERNEL-ARGS...: boot one guest on the kernel and
 # allocator of CONFIG (alloc_args); its console goes to OUT/logs/NAME.log.
 # MODE: icount (smp 1, deterministic time), smp1, smp2, swap (smp1 with a
-# fresh sparse disk of ZSWAP_MIB + 64 MiB, virtio).
+# fresh sparse disk of ZSWAP_MIB + 64 MiB, virtio), profile (icount with
+# the plugin: OUT/libinsnprof.so with the arguments $plugin_args).
 run_vm() {
 	name=$1 cfg=$2 mode=$3
 	shift 3
@@ -245,6 +250,7 @@ run_vm() {
 	disk=
 	case $mode in
 	icount) accel="-accel tcg -icount shift=0,sleep=off -smp 1" ;;
+	profile) accel="-accel tcg -icount shift=0,sleep=off -smp 1 -plugin $OUT/libinsnprof.so,$plugin_args" ;;
 	smp1) accel="-accel tcg -smp 1" ;;
 	smp2) accel="-accel tcg,thread=multi -smp 2" ;;
 	swap)
@@ -362,6 +368,26 @@ latency() {
 	done
 }
 
+# Segments of the profile close where zs_bench calls these (its phases).
+PROFILE_MARKS="zs_create_pool zs_get_total_pages"
+
+profile() {
+	[ -n "$KSERIES" ] || { log "profile: KSERIES only (6.1's allocators are modules)"; return 0; }
+	"$bench/tools/build-insnprof.sh" "$OUT/libinsnprof.so"
+	mkdir -p "$OUT/profile"
+	set --
+	for a in $PEERS; do
+		map=$OUT/$a/System.map
+		marks=$(for f in $PROFILE_MARKS; do
+			awk -v f="$f" '$3 == f { printf ",mark=%s", $1 }' "$map"; done)
+		plugin_args="out=$OUT/profile/$a.blocks$marks"
+		run_vm "profile-$a" "$a" profile \
+			"$(zs_args "workload=files:nr_objects=$NR:loops=1:mixed_ops=0")"
+		set -- "$@" "$a=$OUT/profile/$a.blocks:$map"
+	done
+	python3 "$bench/profile.py" --phases --top 15 "$@" >"$OUT/profile.md"
+}
+
 report() {
 	uname -a >"$OUT/host"
 	grep -m1 'model name' /proc/cpuinfo >>"$OUT/host" || true
@@ -374,9 +400,9 @@ failed=0
 [ $# -gt 0 ] || set -- all
 for step in "$@"; do
 	case $step in
-	all) build; timing; smp2; density; zram; zramswap; zswap; latency; report ;;
-	build | timing | smp2 | density | zram | zramswap | zswap | latency | report) $step ;;
-	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zramswap|zswap|latency|report]..." >&2
+	all) build; timing; smp2; density; zram; zramswap; zswap; latency; profile; report ;;
+	build | timing | smp2 | density | zram | zramswap | zswap | latency | profile | report) $step ;;
+	*) echo "usage: $0 [all|build|timing|smp2|density|zram|zramswap|zswap|latency|profile|report]..." >&2
 		exit 2 ;;
 	esac
 done
