@@ -811,7 +811,7 @@ def series_markdown(series, out, data, fails):
           "  CONFIG_ZSMALLOC_CHAIN_SIZE=8 pages (Debian's setting); `chain16`, the same with 16",
           "  (mainline's densest); `ours`, the patch series applied (`src/` at",
           f"  {first_line(out, 'ours-version')}); its longest chain is the kernel's",
-          "  CONFIG_ZSMALLOC_CHAIN_SIZE.  The density step also boots ours with",
+          "  CONFIG_ZSMALLOC_CHAIN_SIZE.  The density and zswap steps also boot ours with",
           "  `zsmalloc.max_pages_per_zspage=16` (`ours-mpp16`), chain16's length.",
           "- zs_bench and test_zsmalloc built against each kernel; every peer boots the same",
           "  initramfs contents, the same seed, the same guest settings as the 6.1 section.",

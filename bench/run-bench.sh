@@ -31,9 +31,9 @@
 # (configs/kseries-bench.config added), zsmalloc built in: stock, chain16
 # (stock with CONFIG_ZSMALLOC_CHAIN_SIZE=16, mainline's densest setting) and
 # ours (the series applied); every step boots each of them, zs_bench.ko and
-# test_zsmalloc.ko built against each.  The density step also boots ours
-# with zsmalloc.max_pages_per_zspage=16 (ours-mpp16): ours follows the
-# kernel's CONFIG_ZSMALLOC_CHAIN_SIZE, this shows it at chain16's length.
+# test_zsmalloc.ko built against each.  The density and zswap steps also
+# boot ours with zsmalloc.max_pages_per_zspage=16 (ours-mpp16): ours follows
+# the kernel's CONFIG_ZSMALLOC_CHAIN_SIZE, this shows it at chain16's length.
 #
 # Environment (defaults in brackets):
 #   K [3]            rounds per allocator (timing, smp2, zram, latency)
@@ -46,7 +46,7 @@
 #   MIXED_OPS [50000] mixed-test operations per thread
 #   MPPS ["4 8 16"]  max_pages_per_zspage values of the density sweep
 #   ZPOOLS ["zsmalloc-stock zsmalloc-ours zbud z3fold"]  zswap's zpools
-#                    (KSERIES: the peers)
+#                    (KSERIES: the peers and ours-mpp16)
 #   KSERIES, KSERIES_CACHE [/var/cache/zsmalloc-kseries]  see above
 #   ZSWAP_K [K]      zswap rounds per zpool
 #   ZSWAP_MIB [192], ZSWAP_CG_MIB [128]  zswap: memhog's size, its memory
@@ -86,7 +86,7 @@ if [ -n "$KSERIES" ]; then
 	PEERS="stock chain16 ours"
 	TIMING_CONFIGS=${TIMING_CONFIGS:-$PEERS}
 	DENSITY_CONFIGS="$PEERS ours-mpp16"
-	ZPOOLS=${ZPOOLS:-$PEERS}
+	ZPOOLS=${ZPOOLS:-$PEERS ours-mpp16}
 	OUT=${BENCH_OUT:-$top/.cache/bench/run-$KSERIES}
 	CSV=${BENCH_CSV:-$bench/results-$KSERIES.csv}
 else
