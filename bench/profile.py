@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """Instructions per kernel function, from bench/tools/insnprof.c's output.
 
-  profile.py NAME=BLOCKS:SYSTEM_MAP... [--phases | --segments |
+  profile.py NAME=BLOCKS:SYMBOLS... [--phases | --segments |
              --segment N] [--per X] [--top N] [--match REGEX]
+  profile.py --marks SYMBOLS FUNCTION...
 
 Each BLOCKS file holds one guest run's segments (the runs between marks:
 "segment N", then lines "start instructions executions", hex start);
-SYSTEM_MAP is that guest kernel's System.map.  A block's instructions times
+SYMBOLS is that guest kernel's System.map, or a guest log with its
+/proc/kallsyms as "zsb: ksym" lines (6.1: Debian ships no System.map).  A block's instructions times
 its executions go to the function its start lies in (self instructions: a
 callee's are its own); a block that starts at a function's first byte
-counts as a call of it; code outside the kernel image (modules: zs_bench's
-loops) is "[module]".
+counts as a call of it; code the symbols do not know (zs_bench's loops) is
+"[module]".  --marks prints the plugin's mark= arguments for the starts of
+the functions named.
 
 --phases: for each zs_bench phase (found by the zs_* calls its segment
 makes), one table, the runs side by side, of each function's instructions
@@ -33,16 +36,27 @@ PHASES = [("fill: zs_malloc and a write, per object", "zs_malloc"),
           ("compact: per zs_compact call", "zs_compact")]
 
 
+# A System.map line, or a guest log's "zsb: ksym" line (after console noise).
+SYMBOL = re.compile(r"(?:.*?zsb: ksym )?([0-9a-f]{16}) ([a-zA-Z]) (\S+)")
+
+
 def load_symbols(path):
-    """Sorted text-symbol starts, their names, and the last one's start."""
-    syms = sorted((int(a, 16), n) for a, k, n in (line.split()[:3] for line in open(path))
-                  if k in "tTwW")
-    return [a for a, _ in syms], [n for _, n in syms], syms[-1][0]
+    """Symbols of a System.map, or of the "zsb: ksym" lines (/proc/kallsyms)
+    of a guest log: sorted starts, and (name, whether it is code) of each."""
+    syms = {}
+    for line in open(path, errors="replace"):
+        m = SYMBOL.match(line)
+        if m and m.group(2) not in "aAuU":
+            syms[int(m.group(1), 16)] = (m.group(3), m.group(2) in "tTwW")
+    starts = sorted(syms)
+    return starts, [syms[a] for a in starts]
 
 
-def load_run(blocks, system_map):
-    """[{function: [self instructions, calls]}] per segment of one run."""
-    starts, names, last = load_symbols(system_map)
+def load_run(blocks, symbols):
+    """[{function: [self instructions, calls]}] per segment of one run.  Code
+    that follows data rather than a function (code the symbols do not know:
+    a module loaded after they were read) is "[module]"."""
+    starts, syms = load_symbols(symbols)
     segs = []
     for line in open(blocks):
         if line.startswith("segment"):
@@ -50,13 +64,22 @@ def load_run(blocks, system_map):
             continue
         start, insns, runs = (int(x, 16 if i == 0 else 10) for i, x in enumerate(line.split()))
         i = bisect.bisect_right(starts, start) - 1
-        # Past the kernel image's last symbol: module code.
-        inside = i >= 0 and start < last + 0x10000
-        name = names[i] if inside else "[module]"
+        name, code = syms[i] if i >= 0 else ("", False)
+        name = name if code else "[module]"
         segs[-1][name][0] += insns * runs
-        if inside and starts[i] == start:
+        if code and starts[i] == start:
             segs[-1][name][1] += runs
     return segs
+
+
+def marks(symbols, names):
+    """The insnprof arguments that mark the starts of functions names."""
+    starts, syms = load_symbols(symbols)
+    found = {n: a for a, (n, code) in zip(starts, syms) if code and n in names}
+    missing = set(names) - set(found)
+    if missing:
+        raise SystemExit(f"profile: {symbols} has no {' '.join(sorted(missing))}")
+    return "".join(f",mark={found[n]:x}" for n in names)
 
 
 def merged(segs):
@@ -120,7 +143,8 @@ def list_segments(runs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("runs", nargs="+", help="NAME=BLOCKS:SYSTEM_MAP")
+    ap.add_argument("runs", nargs="+", help="NAME=BLOCKS:SYMBOLS (--marks: SYMBOLS FUNCTION...)")
+    ap.add_argument("--marks", action="store_true", help="print mark= arguments")
     ap.add_argument("--phases", action="store_true", help="one table per zs_bench phase")
     ap.add_argument("--segments", action="store_true", help="list the segments")
     ap.add_argument("--segment", type=int, help="only segment N")
@@ -128,6 +152,9 @@ def main():
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--match", default="", help="only functions whose name matches")
     a = ap.parse_args()
+    if a.marks:
+        print(marks(a.runs[0], a.runs[1:]))
+        return
     runs = []
     for r in a.runs:
         name, rest = r.split("=", 1)

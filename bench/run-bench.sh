@@ -22,7 +22,7 @@
 #            zpool of ZPOOLS; zswap's peak pool size and counters
 #   latency  test_zsmalloc.ko's compact_latency case, -smp 2: zs_malloc() +
 #            map + unmap timed in a class while a kthread compacts it
-#   profile  (KSERIES only) zs_bench's phases once more, -icount, with the
+#   profile  zs_bench's phases on files once more, -icount, with the
 #            insnprof plugin (bench/tools/): each phase's instructions by
 #            kernel function, per call, into OUT/profile.md for the report
 #
@@ -371,19 +371,35 @@ latency() {
 # Segments of the profile close where zs_bench calls these (its phases).
 PROFILE_MARKS="zs_create_pool zs_get_total_pages"
 
+# profile_peer PEER SYMBOLS: PEER's profile boot, with marks at the
+# PROFILE_MARKS functions of SYMBOLS; fails if the guest found them
+# elsewhere (6.1: its modules loaded at other addresses than in SYMBOLS'
+# boot).
+profile_peer() {
+	# shellcheck disable=SC2086 # one word per function
+	marks=$(python3 "$bench/profile.py" --marks "$2" $PROFILE_MARKS)
+	plugin_args="out=$OUT/profile/$1.blocks$marks"
+	run_vm "profile-$1" "$1" profile nokaslr \
+		"$(zs_args "workload=files:nr_objects=$NR:loops=1:mixed_ops=0")"
+	got=$(grep -o 'zsb: mark [0-9a-f]*' "$OUT/logs/profile-$1.log" | sed 's/.* //' | sort)
+	want=$(echo "$marks" | tr , '\n' | sed -n 's/^mark=//p' | sort)
+	[ "$got" = "$want" ] || { log "profile-$1: marks moved ($got, not $want)"; failed=$((failed + 1)); }
+}
+
+# The 6.1 kernel's and its modules' addresses are fixed by nokaslr: a first
+# boot of each peer prints its /proc/kallsyms, for the marks and the names.
 profile() {
-	[ -n "$KSERIES" ] || { log "profile: KSERIES only (6.1's allocators are modules)"; return 0; }
 	"$bench/tools/build-insnprof.sh" "$OUT/libinsnprof.so"
 	mkdir -p "$OUT/profile"
 	set --
 	for a in $PEERS; do
-		map=$OUT/$a/System.map
-		marks=$(for f in $PROFILE_MARKS; do
-			awk -v f="$f" '$3 == f { printf ",mark=%s", $1 }' "$map"; done)
-		plugin_args="out=$OUT/profile/$a.blocks$marks"
-		run_vm "profile-$a" "$a" profile \
-			"$(zs_args "workload=files:nr_objects=$NR:loops=1:mixed_ops=0")"
-		set -- "$@" "$a=$OUT/profile/$a.blocks:$map"
+		syms=$OUT/$a/System.map
+		if [ -z "$KSERIES" ]; then
+			run_vm "profile-ksyms-$a" "$a" icount nokaslr zsb_test=ksyms
+			syms=$OUT/logs/profile-ksyms-$a.log
+		fi
+		profile_peer "$a" "$syms"
+		set -- "$@" "$a=$OUT/profile/$a.blocks:$syms"
 	done
 	python3 "$bench/profile.py" --phases --top 15 "$@" >"$OUT/profile.md"
 }

@@ -11,7 +11,9 @@
 #                          built in: zsmalloc.max_pages_per_zspage=N instead)
 #   zsb_ondemand=0|1       ours only: ondemand=N (0: all pages of a zspage
 #                          at once; the module's default is 1)
-#   zsb_test=zs_bench|zram|zramswap|zswap|latency
+#   zsb_test=zs_bench|zram|zramswap|zswap|latency|ksyms (ksyms: print
+#                          /proc/kallsyms, for the profile step on 6.1, whose
+#                          System.map Debian does not ship)
 #   zsb_args=a=1:b=2       zs_bench.ko (latency: test_zsmalloc.ko) parameters,
 #                          ':' for ' '
 #   zsb_hog=MIB, zsb_cg=MIB  zramswap, zswap: memhog size, its memory
@@ -238,11 +240,17 @@ load_allocator || finish fail
 # What ours runs with, built in (zsmalloc.max_pages_per_zspage=) or loaded.
 mpp=/sys/module/zsmalloc/parameters/max_pages_per_zspage
 [ ! -r $mpp ] || echo "zsb: max_pages_per_zspage=$(cat $mpp)"
+# Where the profile step's marks are (it checks that they did not move).
+grep -E ' (zs_create_pool|zs_get_total_pages)([[:space:]]|$)' /proc/kallsyms | sed 's/^/zsb: mark /'
 
 case $test in
 zs_bench | zram | zramswap | zswap | latency)
 	$test && finish ok
 	finish fail
+	;;
+ksyms)
+	sed 's/^/zsb: ksym /' /proc/kallsyms
+	finish ok
 	;;
 *)
 	echo "zsb: unknown test $test"
