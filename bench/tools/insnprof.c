@@ -16,7 +16,6 @@
  * cache, or icount cut it short) is a block of its own.  Counters are plain
  * adds: exact with one vCPU, which is how the -icount guests run.
  */
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,8 +52,9 @@ static void close_segment(void)
 	for (b = blocks; b; b = b->next) {
 		if (b->runs == b->reported)
 			continue;
-		fprintf(out, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", b->start,
-			b->insns, b->runs - b->reported);
+		fprintf(out, "%llx %llu %llu\n", (unsigned long long)b->start,
+			(unsigned long long)b->insns,
+			(unsigned long long)(b->runs - b->reported));
 		b->reported = b->runs;
 	}
 	pthread_mutex_unlock(&blocks_lock);
