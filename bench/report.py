@@ -571,21 +571,23 @@ def latency_targets(data):
                 f"ours {o / 1000:.0f} us, stock {s / 1000:.0f} us", verdict(o <= s))]
 
 
-def latency_section(data):
-    if not present(data, "latency", ["stock", "ours"]):
+def latency_section(data, cfgs=("stock", "ours")):
+    cfgs = present(data, "latency", cfgs)
+    if "stock" not in cfgs or "ours" not in cfgs:
         return []
     L = ["## Allocation latency while compacting (test_zsmalloc compact_latency, TCG -smp 2)", "",
          "One boot per round and allocator: a kthread compacts a pool of 65536 objects of",
          "100 bytes with three in four freed (emptied, refilled and compacted again until there are",
-         "1000 samples, at most 32 times), while the test times zs_malloc() +",
-         "zs_map_object(WO) + memset + zs_unmap_object() of one object of that class (then",
-         "frees it, untimed); median, 99th percentile and worst of those samples, in ns.",
-         "Wall clock on a shared host: the worst case also measures the host.", ""]
-    L += header("figure", "stock", "ours", "ours/stock", "stock per round", "ours per round")
+         "1000 samples, at most 32 times), while the test times zs_malloc() and a write of",
+         "one object of that class (6.1: zs_map_object(WO) + memset + zs_unmap_object();",
+         "7.x: zs_obj_write()), then frees it, untimed; median, 99th percentile and worst of",
+         "those samples, in ns.  Wall clock on a shared host: the worst case also measures",
+         "the host.", ""]
+    L += header("figure", *cfgs, "ours/stock", *(f"{c} per round" for c in cfgs))
     for key in LAT_KEYS:
         per = [", ".join(f"{v:.0f}" for v in data.get(("latency", c), {}).get(key, []))
-               for c in ("stock", "ours")]
-        L.append(row(key[2], cell(data, "latency", "stock", key), cell(data, "latency", "ours", key),
+               for c in cfgs]
+        L.append(row(key[2], *(cell(data, "latency", c, key) for c in cfgs),
                      ratio_cell(data, "latency", "ours", "stock", key), *per))
     L.append("")
     return L
@@ -833,6 +835,7 @@ def series_markdown(series, out, data, fails):
           "chain16, the objects in use of their `zs_handle` and `zspage` slab caches times",
           "their sizes (booted with `slub_nomerge`).", ""]
     L += zswap_section(data, f"{series}'s zswap", "zswap calls the kernel's zsmalloc (no zpool)")
+    L += latency_section(data, PEERS)
     L += profile_section(out)
     return "\n".join(L + failures(fails))
 
