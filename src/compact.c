@@ -201,7 +201,8 @@ static unsigned int zspage_pages_freed_by_move(struct zspage *zspage,
  * @spare, and only if the move gives back at least as many pages as it
  * attaches (an even move lets the next one give back: the object before it
  * may have shared its page).  So the objects of a zspage end up packed from
- * its start, on the fewest pages.
+ * its start, on the fewest pages; nothing moves if that is as many pages as
+ * it holds (each move is a copy of the object).
  */
 static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 			struct page **spare)
@@ -209,6 +210,9 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 	unsigned int objs = zspage->class->objs_per_zspage, hole, idx, missing;
 	unsigned long *map = zspage_map(zspage);
 
+	if (DIV_ROUND_UP(zspage->inuse * zspage->class->size, PAGE_SIZE) >=
+	    zspage->nr_backed)
+		return;
 	for (hole = find_first_zero_bit(map, objs); hole < objs;
 	     hole = find_next_zero_bit(map, objs, hole + 1)) {
 		idx = find_last_bit(map, objs);
