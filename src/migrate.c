@@ -22,19 +22,6 @@
 #include "compat.h"
 #include "zs_internal.h"
 
-static const struct movable_operations zs_mops;
-
-/**
- * zs_page_is_ours - whether @page belongs to a zspage of this module
- * @page: any valid page
- *
- * Return: true if @page is a live zspage page.
- */
-bool zs_page_is_ours(struct page *page)
-{
-	return zs_page_has_movable_ops(page, &zs_mops);
-}
-
 /**
  * zspage_page_set_movable - register a new zspage page with the migration core
  * @page: a page nobody else knows yet, with its private and index set
@@ -125,7 +112,7 @@ static void zs_page_putback(struct page *page)
 	/* Isolation changed nothing of ours. */
 }
 
-static const struct movable_operations zs_mops = {
+const struct movable_operations zs_mops = {
 	.isolate_page = zs_page_isolate,
 	.migrate_page = zs_page_migrate,
 	.putback_page = zs_page_putback,

@@ -341,8 +341,22 @@ int zs_shrinker_register(struct zs_pool *pool);
 void zs_shrinker_unregister(struct zs_pool *pool);
 
 /* migrate.c */
+extern const struct movable_operations zs_mops;
 void zspage_page_set_movable(struct page *page);
-bool zs_page_is_ours(struct page *page);
+
+/**
+ * zs_page_is_ours - whether @page belongs to a zspage of this allocator
+ * @page: any valid page
+ *
+ * Inline: every handle check makes it.
+ *
+ * Return: true if @page is a live zspage page.
+ */
+static inline bool zs_page_is_ours(struct page *page)
+{
+	return zs_page_has_movable_ops(page, &zs_mops);
+}
+
 int zs_migrate_init(void);
 void zs_migrate_exit(void);
 
