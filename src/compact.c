@@ -16,8 +16,9 @@
  * preemption off.  Moves stop after the current destination as soon as the
  * lock is contended or the CPU has something else to run; the lock is then
  * dropped, and so it is after each source zspage, with a chance to
- * reschedule.  Compaction of a class whose lock was contended ends there (as
- * 6.1's allocator does: a busy class is compacted at the next call).
+ * reschedule, and compaction of the class goes on.  Only a hold that moved
+ * an object stops early, so each hold makes progress: a busy class is
+ * compacted to the end all the same, and no hold repeats the last one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -202,17 +203,19 @@ static unsigned int zspage_pages_freed_by_move(struct zspage *zspage,
  * attaches (an even move lets the next one give back: the object before it
  * may have shared its page).  So the objects of a zspage end up packed from
  * its start, on the fewest pages; nothing moves if that is as many pages as
- * it holds (each move is a copy of the object).
+ * it holds (each move is a copy of the object).  Returns whether an object
+ * moved.
  */
-static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
+static bool zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 			struct page **spare)
 {
 	unsigned int objs = zspage->class->objs_per_zspage, hole, idx, missing;
 	unsigned long *map = zspage_map(zspage);
+	bool moved = false;
 
 	if (DIV_ROUND_UP(zspage->inuse * zspage->class->size, PAGE_SIZE) >=
 	    zspage->nr_backed)
-		return;
+		return false;
 	for (hole = find_first_zero_bit(map, objs); hole < objs;
 	     hole = find_next_zero_bit(map, objs, hole + 1)) {
 		idx = find_last_bit(map, objs);
@@ -226,7 +229,9 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 				   NUMA_NO_NODE)))
 			continue;
 		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);
+		moved = true;
 	}
+	return moved;
 }
 
 /* The first free slot of @dst from @from on that lies on pages it holds. */
@@ -248,7 +253,8 @@ static unsigned int zspage_next_backed_hole(struct zspage *dst,
  * into its own holes (zspage_pack()), so that their last pages empty.  The
  * moves into other zspages attach no page; a move within one attaches pages
  * only where it gives back more.  Returns the zspage, released, if it became
- * empty, or NULL (with *@yielded set if it stopped early to drop the lock).
+ * empty, or NULL (with *@yielded set if it stopped early to drop the lock,
+ * which it does only once an object moved).
  *
  * How the walk stays right while it changes what it walks:
  * - idx only goes down: it is the last object of @src not yet moved, and
@@ -266,6 +272,7 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 {
 	unsigned int objs = class->objs_per_zspage, hole, idx = objs;
 	struct zspage *src, *dst, *next;
+	bool moved = false;
 	int group;
 
 	src = zs_ondemand ? class_pick_source(class) : NULL;
@@ -282,6 +289,7 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 				/* Bits from idx up are clear: the last is below. */
 				idx = find_last_bit(zspage_map(src), idx);
 				zspage_move_obj(pool, dst, hole, NULL, src, idx);
+				moved = true;
 			}
 			zspage_set_group(dst);
 			if (!src->inuse) {
@@ -290,14 +298,14 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 				return src;
 			}
 			/* What moved stays moved; the rest waits for next time. */
-			if (class_should_yield(class)) {
+			if (moved && class_should_yield(class)) {
 				zspage_set_group(src);
 				*yielded = true;
 				return NULL;
 			}
 		}
 	}
-	zspage_pack(pool, src, spare);
+	moved |= zspage_pack(pool, src, spare);
 	zspage_set_group(src);
 	/*
 	 * A destination may still hold objects on pages past holes of its own
@@ -309,8 +317,8 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 		list_for_each_entry(dst, &class->groups[group], list) {
 			/* Mapped objects stay where they are. */
 			if (!atomic_read_acquire(&dst->pinned))
-				zspage_pack(pool, dst, spare);
-			if (class_should_yield(class)) {
+				moved |= zspage_pack(pool, dst, spare);
+			if (moved && class_should_yield(class)) {
 				*yielded = true;
 				return NULL;
 			}
@@ -324,7 +332,6 @@ static unsigned long class_compact(struct zs_pool *pool,
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct zspage *zspage;
-	bool contended;
 	long freed = 0;
 
 	spin_lock(&class->lock);
@@ -337,12 +344,11 @@ static unsigned long class_compact(struct zs_pool *pool,
 		if (!zspage && !yielded)
 			zspage = class_trim(pool, class, spare, &yielded);
 		freed += before - (long)class->pages;
-		contended = spin_is_contended(&class->lock);
 		spin_unlock(&class->lock);
 		if (zspage)
 			zspage_free(pool, zspage);
-		/* One source zspage per hold; a contended class waits. */
-		if ((!zspage && !yielded) || contended)
+		/* One source zspage per hold; a hold that yielded moved one. */
+		if (!zspage && !yielded)
 			break;
 		cond_resched();
 		spin_lock(&class->lock);
