@@ -70,9 +70,10 @@
  * WARNs and leaks movable pages there) and faults (concurrent under
  * injected allocation failures), bad_handle and garbage_handle (ours only:
  * stock 6.1 trusts handles), compact_latency (a measurement, printed and
- * not judged), random_ops (ops= seeded random API operations) and
- * random_ops_bad (the same with garbage and stale handles: ours only) only
- * when named in cases=.  On 7.x the bad-handle cases read, write and read
+ * not judged), compact_busy (a compaction beside a busy class empties it),
+ * random_ops (ops= seeded random API operations) and random_ops_bad (the
+ * same with garbage and stale handles: ours only) only when named in
+ * cases=.  On 7.x the bad-handle cases read, write and read
  * through the scatterlist where 6.x maps: each must give zeroes, write
  * nowhere and warn.
  */
@@ -1685,6 +1686,72 @@ static void zst_lat_print(struct zst_case_ctx *c, const char *what,
 }
 
 /*
+ * Fills @pool with @n objects of @size, their handles in @handles, and frees
+ * three in four: a fragmented class for a compaction to empty.  Returns
+ * false (the case failed) if an allocation failed.
+ */
+static bool zst_lat_fragment(struct zst_case_ctx *c, struct zs_pool *pool,
+			     unsigned long *handles, u32 n, u32 size)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		unsigned long h = zst_malloc(pool, size, ZST_GFP);
+
+		if (IS_ERR_VALUE(h)) {
+			zst_fail(c, "zs_malloc(%u) = %ld", size, (long)h);
+			return false;
+		}
+		handles[i] = h;
+		cond_resched();
+	}
+	for (i = 0; i < n; i++) {
+		if (i % 4) {
+			zs_free(pool, handles[i]);
+			handles[i] = 0;
+		}
+	}
+	return true;
+}
+
+/* Starts @l's compaction in a kthread; returns it, or NULL (case failed). */
+static struct task_struct *zst_lat_start(struct zst_case_ctx *c,
+					 struct zst_lat *l)
+{
+	struct task_struct *task;
+
+	init_completion(&l->started);
+	atomic_set(&l->done, 0);
+	task = kthread_run(zst_lat_compactor_fn, l, "zst_lat_compact");
+	if (IS_ERR(task)) {
+		zst_fail(c, "kthread_run() = %ld", PTR_ERR(task));
+		return NULL;
+	}
+	wait_for_completion(&l->started);
+	return task;
+}
+
+/*
+ * One object of @size allocated (without sleeping, as zram first tries) and
+ * written whole: what keeps the class busy.  *@malloc_done is the time
+ * zs_malloc() returned.  Returns the handle, or an error.
+ */
+static unsigned long zst_lat_touch(struct zst_case_ctx *c, struct zs_pool *pool,
+				   u32 size, u64 *malloc_done)
+{
+	unsigned long h = zst_malloc(pool, size, ZST_GFP_NOWAIT);
+	void *p;
+
+	*malloc_done = ktime_get_ns();
+	if (!IS_ERR_VALUE(h)) {
+		p = zst_map(pool, h, ZST_WO, size, c->scratch);
+		memset(p, 0, size);
+		zst_unmap(pool, h, ZST_WO, size, c->scratch, p);
+	}
+	return h;
+}
+
+/*
  * compact_latency (opt-in; the API only, so stock too): how long
  * zs_malloc() + zs_map_object() + zs_unmap_object() of one object take in a
  * class while a kthread compacts a large, fragmented pool of that class
@@ -1701,6 +1768,8 @@ static void zst_lat_print(struct zst_case_ctx *c, const char *what,
  */
 #define ZST_LAT_MIN_SAMPLES	1000
 #define ZST_LAT_MAX_ROUNDS	32
+/* Pages in the longest zspage of any allocator (CONFIG_ZSMALLOC_CHAIN_SIZE). */
+#define ZST_LONGEST_CHAIN	16
 
 static void zst_case_compact_latency(struct zst_case_ctx *c)
 {
@@ -1721,43 +1790,17 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 		goto out;
 	}
 	for (r = 0; r < ZST_LAT_MAX_ROUNDS && nr < ZST_LAT_MIN_SAMPLES; r++) {
-		for (i = 0; i < n; i++) {
-			unsigned long h = zst_malloc(lat.pool, size, ZST_GFP);
-
-			if (IS_ERR_VALUE(h)) {
-				zst_fail(c, "zs_malloc(%u) = %ld", size, (long)h);
-				goto out;
-			}
-			handles[i] = h;
-			cond_resched();
-		}
-		for (i = 0; i < n; i++) {
-			if (i % 4) {
-				zs_free(lat.pool, handles[i]);
-				handles[i] = 0;
-			}
-		}
-		init_completion(&lat.started);
-		atomic_set(&lat.done, 0);
-		task = kthread_run(zst_lat_compactor_fn, &lat, "zst_lat_compact");
-		if (IS_ERR(task)) {
-			zst_fail(c, "kthread_run() = %ld", PTR_ERR(task));
+		if (!zst_lat_fragment(c, lat.pool, handles, n, size))
 			goto out;
-		}
-		wait_for_completion(&lat.started);
+		task = zst_lat_start(c, &lat);
+		if (!task)
+			goto out;
 		while (!atomic_read_acquire(&lat.done) && nr < max_samples) {
 			unsigned long pages = zs_get_total_pages(lat.pool);
 			u64 t0 = ktime_get_ns(), t1;
-			unsigned long h = zst_malloc(lat.pool, size, ZST_GFP_NOWAIT);
-			void *p;
+			unsigned long h = zst_lat_touch(c, lat.pool, size, &t1);
 
-			t1 = ktime_get_ns();
 			grew += zs_get_total_pages(lat.pool) > pages;
-			if (!IS_ERR_VALUE(h)) {
-				p = zst_map(lat.pool, h, ZST_WO, size, c->scratch);
-				memset(p, 0, size);
-				zst_unmap(lat.pool, h, ZST_WO, size, c->scratch, p);
-			}
 			samples[nr] = min_t(u64, ktime_get_ns() - t0, U32_MAX);
 			mallocs[nr] = min_t(u64, t1 - t0, U32_MAX);
 			maps[nr++] = min_t(u64, ktime_get_ns() - t1, U32_MAX);
@@ -1792,6 +1835,64 @@ out:
 	kvfree(maps);
 	kvfree(mallocs);
 	kvfree(samples);
+	kvfree(handles);
+}
+
+/*
+ * compact_busy (opt-in): a compaction goes on while others use the class it
+ * compacts.  A fragmented class (16384 objects of 100 bytes, three in four
+ * freed) is compacted while this thread allocates, writes and frees one
+ * object of it after another; when zs_compact() returns, the pool holds at
+ * most twice the pages its live objects fill, plus one chain of the longest
+ * kind (an allocator that gives a class up at the first contended lock
+ * frees a zspage or so and keeps nearly all).  Needs two CPUs to contend.
+ */
+static void zst_case_compact_busy(struct zst_case_ctx *c)
+{
+	const u32 n = 1 << 14, size = 100;
+	unsigned long *handles, pages, bound, ops = 0;
+	struct task_struct *task;
+	struct zst_lat lat;
+	u32 i;
+
+	handles = kvcalloc(n, sizeof(*handles), GFP_KERNEL);
+	lat.pool = zs_create_pool("zst_busy");
+	if (!handles || !lat.pool) {
+		c->skip = "cannot allocate test arrays or pool";
+		goto out;
+	}
+	if (num_online_cpus() < 2) {
+		c->skip = "one CPU: nothing contends";
+		goto out;
+	}
+	if (!zst_lat_fragment(c, lat.pool, handles, n, size))
+		goto out;
+	task = zst_lat_start(c, &lat);
+	if (!task)
+		goto out;
+	while (!atomic_read_acquire(&lat.done)) {
+		u64 t1;
+		unsigned long h = zst_lat_touch(c, lat.pool, size, &t1);
+
+		if (!IS_ERR_VALUE(h))
+			zs_free(lat.pool, h);
+		ops++;
+		cond_resched();
+	}
+	kthread_stop(task);
+	pages = zs_get_total_pages(lat.pool);
+	bound = 2 * DIV_ROUND_UP(n / 4 * size, PAGE_SIZE) + ZST_LONGEST_CHAIN;
+	zst_diag(c, "%lu objects written during a compaction that freed %lu pages; %lu pages left",
+		 ops, lat.freed, pages);
+	zst_expect(c, pages <= bound, "%lu pages for %u objects of %u bytes, over %lu",
+		   pages, n / 4, size, bound);
+out:
+	if (lat.pool) {
+		for (i = 0; handles && i < n; i++)
+			if (handles[i])
+				zs_free(lat.pool, handles[i]);
+		zs_destroy_pool(lat.pool);
+	}
 	kvfree(handles);
 }
 
@@ -2325,6 +2426,7 @@ static const struct zst_case zst_cases[] = {
 	{ "bad_handle",		zst_case_bad_handle,		true },
 	{ "garbage_handle",	zst_case_garbage_handle,	true },
 	{ "compact_latency",	zst_case_compact_latency,	true },
+	{ "compact_busy",	zst_case_compact_busy,		true },
 	{ "random_ops",		zst_case_random_ops,		true },
 	{ "random_ops_bad",	zst_case_random_ops_bad,	true },
 };

@@ -19,6 +19,8 @@
 #
 # compact_latency, on both, prints how long zs_malloc() + map + unmap take
 # in a class while another thread compacts it: a measurement, not judged.
+# compact_busy, on both, checks that such a compaction empties the class all
+# the same.
 #
 # random_ops runs a seeded random sequence of mallocs (sizes 0..PAGE_SIZE+1),
 # frees, RO/WO/RW maps and compactions checked against a shadow of every
@@ -44,9 +46,9 @@ compact_loop() {
 # run_kernel_ktap reports a failure to load it as the suite's one result.
 load_allocator || true
 
-cases=cases=default,compact_latency,random_ops
+cases=cases=default,compact_latency,compact_busy,random_ops
 [ "${ZS_ALLOCATOR:-}" = ours ] &&
-	cases=cases=default,destroy_nonempty,bad_handle,garbage_handle,compact_latency,random_ops_bad
+	cases=cases=default,destroy_nonempty,bad_handle,garbage_handle,compact_latency,compact_busy,random_ops_bad
 params=
 [ -z "${ZS_CONCURRENT_LOOPS:-}" ] || params=loops=$ZS_CONCURRENT_LOOPS
 [ -z "${ZS_RANDOM_OPS:-}" ] || params="$params ops=$ZS_RANDOM_OPS"
