@@ -737,6 +737,7 @@ def markdown(out, data, fails, made, pdir, md_path):
     L += density_sections(data)
     L += zswap_section(data)
     L += latency_section(data)
+    L += profile_section(out)
 
     if made:
         L += ["## Plots", ""] + [f"![{m}]({os.path.relpath(os.path.join(pdir, m), os.path.dirname(md_path))})" for m in made] + [""]
