@@ -5,7 +5,6 @@
 # that the harness boots under QEMU to test our zsmalloc.ko.
 #
 #   scripts/build-debug-kernel.sh [CACHE_DIR]   build, or reuse a cached build
-#   scripts/build-debug-kernel.sh --deps        only install build packages
 #   CONFIG_ONLY=1 scripts/build-debug-kernel.sh only configure and check
 #
 # Source: Debian's linux-source-6.1 tarball, unpacked pristine into CACHE_DIR
@@ -27,8 +26,6 @@
 #   KCONFIG      final .config
 set -eu
 
-# Packages the build needs (Debian 12).  `make deps` may call --deps.
-BUILD_DEPS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod"
 # Bump when the way of building changes but neither key input does.
 RECIPE=1
 
@@ -38,24 +35,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 fragments="$top/configs/debug.config $top/configs/debug-checks.config"
 tarball=/usr/src/linux-source-6.1.tar.xz
 
-install_deps() {
-	missing=
-	for p in $BUILD_DEPS; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing="$missing $p"
-	done
-	[ -z "$missing" ] && return 0
-	echo "build-debug-kernel: installing:$missing"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
-}
-
-if [ "${1:-}" = "--deps" ]; then
-	install_deps
-	exit 0
-fi
-
-install_deps
+# The build's packages (linux-source-6.1 among the harness's own).
+"$top/scripts/deps.sh" --kernel-build
 cache=${1:-$top/.cache/debug-kernel}
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)

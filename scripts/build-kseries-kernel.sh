@@ -48,6 +48,7 @@ c=$top/configs
 case $variant in ours | stock) ;; *)
 	echo "build-kseries-kernel: variant must be ours or stock" >&2; exit 2 ;;
 esac
+"$top/scripts/deps.sh" --kernel-build
 
 # fragments_of [OPTION]: the config fragments of a kernel with OPTION.
 fragments_of() {

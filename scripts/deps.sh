@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt-get, only the Debian packages the harness needs that are
-# missing. Usage: deps.sh [extra-package...]
+# missing. Usage: deps.sh [--kernel-build] [extra-package...]
 set -eu
 
 # What each package is for:
@@ -17,7 +17,12 @@ set -eu
 #   make xz-utils        the build itself; unpacking linux-source
 #   git patch            make patches: writes the series, applies it
 # Extra packages come from the Makefile: the headers of other kernel flavours
-# the modules must build for (make flavours).
+# the modules must build for (make flavours).  --kernel-build adds what
+# building a kernel needs (the debug kernel, the series' test kernels).
+if [ "${1:-}" = --kernel-build ]; then
+	shift
+	set -- build-essential bc bison flex libelf-dev libssl-dev "$@"
+fi
 pkgs="linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod sparse
 e2fsprogs python3 perl make xz-utils git patch $*"
 
