@@ -29,9 +29,14 @@ sources=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/nul
 	echo "mksystem: no apt sources on this machine" >&2
 	exit 1
 }
-# The archive's state: apt's lists carry each Release file's Date.
-apt-get update -q >/dev/null
-dates=$(grep -h '^Date:' /var/lib/apt/lists/*Release 2>/dev/null | sort)
+# The archive's state: apt's lists carry each Release file's Date.  Lists of
+# our own: rewriting the machine's would pull them from under an apt-get that
+# another check runs meanwhile (.ci/run's lanes).
+lists=$cache/apt-lists
+mkdir -p "$lists/partial"
+flock "$lists/.lock" apt-get -q -o Dir::State::Lists="$lists" \
+	-o APT::Sandbox::User=root update >/dev/null
+dates=$(grep -h '^Date:' "$lists"/*Release 2>/dev/null | sort)
 key=$( (cat "$0" "$unit" && echo "$dates") | sha256sum | cut -c1-16)
 dir=$cache/system-$key
 if [ -f "$dir/root.img" ]; then
