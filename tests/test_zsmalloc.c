@@ -1714,6 +1714,19 @@ static bool zst_lat_fragment(struct zst_case_ctx *c, struct zs_pool *pool,
 	return true;
 }
 
+/* Frees the objects of @handles (those not 0) and clears their handles. */
+static void zst_lat_free_all(struct zs_pool *pool, unsigned long *handles,
+			     u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (handles[i])
+			zs_free(pool, handles[i]);
+		handles[i] = 0;
+	}
+}
+
 /* Starts @l's compaction in a kthread; returns it, or NULL (case failed). */
 static struct task_struct *zst_lat_start(struct zst_case_ctx *c,
 					 struct zst_lat *l)
@@ -1774,7 +1787,7 @@ static unsigned long zst_lat_touch(struct zst_case_ctx *c, struct zs_pool *pool,
 static void zst_case_compact_latency(struct zst_case_ctx *c)
 {
 	const u32 n = 1 << 16, max_samples = 1 << 16, size = 100;
-	u32 *samples, *mallocs, *maps, nr = 0, grew = 0, r, i;
+	u32 *samples, *mallocs, *maps, nr = 0, grew = 0, r;
 	struct task_struct *task;
 	unsigned long *handles;
 	unsigned long freed = 0;
@@ -1811,10 +1824,7 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 		kthread_stop(task);
 		freed += lat.freed;
 		/* The next round fragments a pool of its own. */
-		for (i = 0; i < n; i += 4) {
-			zs_free(lat.pool, handles[i]);
-			handles[i] = 0;
-		}
+		zst_lat_free_all(lat.pool, handles, n);
 	}
 	if (!nr) {
 		c->skip = "every compaction ended before a sample";
@@ -1827,9 +1837,8 @@ static void zst_case_compact_latency(struct zst_case_ctx *c)
 	zst_lat_print(c, "map+unmap", maps, nr);
 out:
 	if (lat.pool) {
-		for (i = 0; handles && i < n; i++)
-			if (handles[i])
-				zs_free(lat.pool, handles[i]);
+		if (handles)
+			zst_lat_free_all(lat.pool, handles, n);
 		zs_destroy_pool(lat.pool);
 	}
 	kvfree(maps);
@@ -1872,19 +1881,24 @@ static int zst_busy_fn(void *arg)
  * compact_busy (opt-in): a compaction goes on while others use the class it
  * compacts.  A fragmented class (16384 objects of 100 bytes, three in four
  * freed) is compacted while a kthread on another CPU, started first,
- * allocates, writes and frees one object of it after another; when zs_compact() returns, the pool
- * holds at most twice the pages its live objects fill, plus one chain of the
- * longest kind (an allocator that gives a class up at the first contended
- * lock frees a zspage or so and keeps nearly all).  Needs two CPUs to
- * contend; a compaction during which nothing was written is a skip.
+ * allocates, writes and frees one object of it after another; when
+ * zs_compact() returns, the pool holds at most twice the pages its live
+ * objects fill, plus one chain of the longest kind (an allocator that gives
+ * a class up at the first contended lock frees a zspage or so and keeps
+ * nearly all).  A compaction during which the kthread wrote nothing (on a
+ * busy host its vCPU may not run for that long) proves nothing: the case
+ * goes again from an empty pool, up to ZST_BUSY_MAX_ROUNDS times, and skips
+ * if no round was busy.  Needs two CPUs to contend.
  */
+#define ZST_BUSY_MAX_ROUNDS	16
+
 static void zst_case_compact_busy(struct zst_case_ctx *c)
 {
 	const u32 n = 1 << 14, size = 100;
-	unsigned long *handles, pages, bound, freed, before, during;
-	struct task_struct *task;
+	unsigned long *handles, pages = 0, bound, freed = 0, before, during = 0;
 	struct zst_busy busy = { .c = c, .size = size };
-	u32 i;
+	struct task_struct *task;
+	u32 r;
 
 	handles = kvcalloc(n, sizeof(*handles), GFP_KERNEL);
 	busy.pool = zs_create_pool("zst_busy");
@@ -1896,8 +1910,6 @@ static void zst_case_compact_busy(struct zst_case_ctx *c)
 		c->skip = "one CPU: nothing contends";
 		goto out;
 	}
-	if (!zst_lat_fragment(c, busy.pool, handles, n, size))
-		goto out;
 	atomic_long_set(&busy.ops, 0);
 	task = kthread_create(zst_busy_fn, &busy, "zst_busy");
 	if (IS_ERR(task)) {
@@ -1907,28 +1919,34 @@ static void zst_case_compact_busy(struct zst_case_ctx *c)
 	/* On a CPU of its own: on this one it would wait for the compaction. */
 	kthread_bind(task, cpumask_any_but(cpu_online_mask, raw_smp_processor_id()));
 	wake_up_process(task);
-	/* The class is busy before the compaction starts. */
-	while (!atomic_long_read(&busy.ops))
-		cond_resched();
-	before = atomic_long_read(&busy.ops);
-	freed = zs_compact(busy.pool);
-	during = atomic_long_read(&busy.ops) - before;
-	kthread_stop(task);
-	pages = zs_get_total_pages(busy.pool);
+	for (r = 0; r < ZST_BUSY_MAX_ROUNDS && !during; r++) {
+		zst_lat_free_all(busy.pool, handles, n);
+		if (!zst_lat_fragment(c, busy.pool, handles, n, size))
+			goto stop_busy;
+		/* The class is busy before the compaction starts. */
+		before = atomic_long_read(&busy.ops);
+		while (atomic_long_read(&busy.ops) == before)
+			cond_resched();
+		before = atomic_long_read(&busy.ops);
+		freed = zs_compact(busy.pool);
+		during = atomic_long_read(&busy.ops) - before;
+		pages = zs_get_total_pages(busy.pool);
+	}
 	bound = 2 * DIV_ROUND_UP(n / 4 * size, PAGE_SIZE) + ZST_LONGEST_CHAIN;
-	zst_diag(c, "%lu objects written during a compaction that freed %lu pages; %lu pages left",
-		 during, freed, pages);
+	zst_diag(c, "round %u: %lu objects written while compacting, %lu pages freed, %lu left",
+		 r, during, freed, pages);
 	if (!during) {
-		c->skip = "nothing was written during the compaction";
-		goto out;
+		c->skip = "nothing was written during any compaction";
+		goto stop_busy;
 	}
 	zst_expect(c, pages <= bound, "%lu pages for %u objects of %u bytes, over %lu",
 		   pages, n / 4, size, bound);
+stop_busy:
+	kthread_stop(task);
 out:
 	if (busy.pool) {
-		for (i = 0; handles && i < n; i++)
-			if (handles[i])
-				zs_free(busy.pool, handles[i]);
+		if (handles)
+			zst_lat_free_all(busy.pool, handles, n);
 		zs_destroy_pool(busy.pool);
 	}
 	kvfree(handles);
