@@ -68,11 +68,12 @@ else
 	rm -rf "$build" "$mods"
 	mkdir -p "$build"
 	start=$(date +%s)
+	# && rather than set -e, which does not hold left of ||.
 	{
-		make -s -C "$src" O="$build" tinyconfig
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
-			"$build/.config" $fragments
-		make -s -C "$src" O="$build" olddefconfig
+		make -s -C "$src" O="$build" tinyconfig &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
+				"$build/.config" $fragments &&
+			make -s -C "$src" O="$build" olddefconfig
 	} >"$build/config.log" 2>&1 || { cat "$build/config.log" >&2; exit 1; }
 	"$top/scripts/check-kconfig.sh" "$build/.config" $fragments
 	[ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-debug-kernel: $build/.config"; exit 0; }

@@ -77,14 +77,17 @@ build=$src/build-$(key_of "$option")
 mods=$build/mods
 envfile=$cache/$series/$variant${option:+-$option}.env
 
-# seed_from TREE: a build tree not configured yet starts as a copy of TREE,
-# built, so that make compiles only what differs.
-seed_from() {
-	[ ! -f "$build/.config" ] && [ -f "$1/vmlinux" ] || return 1
-	echo "build-kseries-kernel: $variant ${option:-plain} starts from $1"
+new=$build.new
+
+# A tree is configured when $build/.config is there: it is made under $new
+# and renamed when complete and checked, so that a run which fails or is
+# killed half-way leaves nothing a later run would take as configured.
+# An older harness could leave such a config; it is made anew.
+if [ -f "$build/.config" ] &&
+	! "$top/scripts/check-kconfig.sh" "$build/.config" $fragments >/dev/null 2>&1; then
+	echo "build-kseries-kernel: $build/.config does not honour the fragments; configuring anew" >&2
 	rm -rf "$build"
-	cp -a "$1" "$build"
-}
+fi
 
 # link_source: SERIES/VARIANT anew from the pristine tree; build trees stay.
 link_source() {
@@ -93,6 +96,24 @@ link_source() {
 	cp -al "$tree/." "$src/"
 }
 
+# configure_new: tinyconfig + the fragments in $new.
+configure_new() {
+	make -s -C "$src" O="$new" tinyconfig &&
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$new" \
+			"$new/.config" $fragments &&
+		make -s -C "$src" O="$new" olddefconfig
+}
+
+# merge_chain16_new: the bench tree's config copied to $new, made chain 16.
+merge_chain16_new() {
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$new" \
+		"$new/.config" "$c/kseries-chain16.config" &&
+		make -s -C "$src" O="$new" olddefconfig
+}
+
+# A tree not configured yet starts as a copy of $seed, if that is built, so
+# that make compiles only what differs.
+seed=
 if [ "$variant" = ours ]; then
 	patches=$cache/$series/patches
 	"$top/scripts/make-patches.sh" "$tree" "$patches" >/dev/null
@@ -101,34 +122,32 @@ if [ "$variant" = ours ]; then
 		case $p in */0000-*) continue ;; esac # the cover letter
 		patch -d "$src" -p1 -s <"$p"
 	done
-	seed_from "$cache/$series/stock/build-$(key_of "$option")" || true
+	seed=$cache/$series/stock/build-$(key_of "$option")
 elif ! cmp -s "$tree/.zs-version" "$src/.zs-version"; then
 	link_source
 fi
 # Only CONFIG_ZSMALLOC_CHAIN_SIZE differs from the bench tree's config.
-if [ "$option" = bench-chain16 ] && seed_from "$src/build-$(key_of bench)"; then
-	{
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
-			"$build/.config" "$c/kseries-chain16.config" &&
-			make -s -C "$src" O="$build" olddefconfig
-	} >"$build/config.log" 2>&1 || {
-		cat "$build/config.log" >&2
-		rm -rf "$build"
-		exit 1
-	}
-fi
+[ "$option" != bench-chain16 ] || seed=$src/build-$(key_of bench)
 
 if [ ! -f "$build/.config" ]; then
-	rm -rf "$build"
-	mkdir -p "$build"
-	{
-		make -s -C "$src" O="$build" tinyconfig
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
-			"$build/.config" $fragments
-		make -s -C "$src" O="$build" olddefconfig
-	} >"$build/config.log" 2>&1 || { cat "$build/config.log" >&2; exit 1; }
+	rm -rf "$new"
+	if [ -n "$seed" ] && [ -f "$seed/vmlinux" ]; then
+		echo "build-kseries-kernel: $variant ${option:-plain} starts from $seed"
+		cp -a "$seed" "$new"
+		step=
+		[ "$option" != bench-chain16 ] || step=merge_chain16_new
+	else
+		mkdir -p "$new"
+		step=configure_new
+	fi
+	if [ -n "$step" ] && ! $step >"$new/config.log" 2>&1; then
+		cat "$new/config.log" >&2
+		rm -rf "$new"
+		exit 1
+	fi
+	"$top/scripts/check-kconfig.sh" "$new/.config" $fragments
+	mv "$new" "$build"
 fi
-"$top/scripts/check-kconfig.sh" "$build/.config" $fragments
 [ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-kseries-kernel: $build/.config"; exit 0; }
 
 start=$(date +%s)
