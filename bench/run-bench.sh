@@ -162,11 +162,9 @@ initramfs_base() {
 build_61() {
 	[ -f "$image_dir/boot/vmlinuz-$KVER" ] || "$top/scripts/fetch-kernel.sh" "$KVER" "$image_dir"
 	make -s -C "$kdir" M="$bench" modules
-	snapshot "$OUT/ours-src" "$top"/src/*.c "$top"/src/*.h "$top/src/Kbuild"
-	cp "$top/VERSION" "$OUT/"	# src/Kbuild reads ../VERSION
+	rm -rf "$OUT/ours-src"
+	"$top/scripts/mirror-sources.sh" "$OUT/ours-src"
 	make -s -C "$kdir" M="$OUT/ours-src" modules
-	snapshot "$OUT/test-src" "$top/tests/test_zsmalloc.c" "$top/tests/zst_api.h" "$top/tests/Kbuild"
-	make -s -C "$kdir" M="$OUT/test-src" modules
 
 	root=$OUT/initramfs
 	initramfs_base "$root"
@@ -177,7 +175,7 @@ build_61() {
 	for m in z3fold virtio_pci virtio_blk; do
 		stock_module $m
 	done
-	cp "$bench/zs_bench.ko" "$OUT/test-src/test_zsmalloc.ko" "$root/m/"
+	cp "$bench/zs_bench.ko" "$OUT/ours-src/tests/test_zsmalloc.ko" "$root/m/"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$OUT/initramfs.cpio"
 }
 
@@ -196,7 +194,7 @@ build_peer() {
 	. "$KSERIES_CACHE/$KSERIES/$env.env"
 	d=$OUT/$1
 	snapshot "$d/bench" "$bench/zs_bench.c" "$bench/workloads.h" "$bench/Kbuild"
-	snapshot "$d/tests" "$top/tests/test_zsmalloc.c" "$top/tests/zst_api.h" "$top/tests/Kbuild"
+	snapshot "$d/tests" "$top"/tests/*.c "$top"/tests/*.h "$top/tests/Kbuild"
 	make -s -C "$KDIR" M="$d/bench" modules
 	make -s -C "$KDIR" M="$d/tests" modules
 	cp "$KERNEL" "$d/bzImage"
@@ -216,8 +214,8 @@ build_peer() {
 # 6.1, one per peer with KSERIES).
 build() {
 	mkdir -p "$OUT"
-	git -C "$top" log -1 --format='%h %cd' --date=short -- src >"$OUT/ours-version"
-	git -C "$top" status --porcelain -- src | grep -q . && echo "(src/ has uncommitted changes)" >>"$OUT/ours-version"
+	git -C "$top" log -1 --format='%h %cd' --date=short -- src compat >"$OUT/ours-version"
+	git -C "$top" status --porcelain -- src compat | grep -q . && echo "(src/ or compat/ has uncommitted changes)" >>"$OUT/ours-version"
 	gcc -O2 -Wall -static -o "$OUT/zcopy" "$bench/guest/zcopy.c"
 	gcc -O2 -Wall -static -o "$OUT/memhog" "$top/tests/guest/memhog.c"
 	[ -f "$OUT/image.bin" ] || python3 "$bench/gen-workload.py" image --out "$OUT/image.bin" --mib 64

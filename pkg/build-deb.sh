@@ -41,11 +41,11 @@ copy=$out/build/zsmalloc-dkms-$version
 rm -rf "$out/build"
 mkdir -p "$copy"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git ls-files --cached --others --exclude-standard -z -- VERSION debian src |
+	git ls-files --cached --others --exclude-standard -z -- Kbuild VERSION debian src compat |
 		xargs -0 cp --parents -t "$copy"
 else
-	cp -r VERSION debian src "$copy"
-	find "$copy/src" -type f ! -name '*.[ch]' ! -name Kbuild -delete
+	cp -r Kbuild VERSION debian src compat "$copy"
+	find "$copy/src" "$copy/compat" -type f ! -name '*.[ch]' ! -name Kbuild -delete
 fi
 
 (cd "$copy" && dpkg-buildpackage -b -us -uc)

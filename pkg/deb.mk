@@ -4,7 +4,7 @@
 #   make deb        $(OUT)/deb/zsmalloc-dkms_<VERSION>_all.deb, built with
 #                   debian/ (dh, dh-dkms) in a copy of the sources, then
 #                   lintian (pkg/build-deb.sh)
-#   make install    src/zsmalloc.ko into
+#   make install    zsmalloc.ko into
 #                   $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/, depmod
 #   make uninstall  remove it again, depmod
 # INSTALL_MOD_PATH (default empty: the running system) is a root to install
@@ -22,11 +22,11 @@ DEPMOD_ROOT = $(if $(INSTALL_MOD_PATH),-b $(abspath $(INSTALL_MOD_PATH)))
 deb:
 	pkg/build-deb.sh $(OUT)/deb
 
-# src/ built on its own (M=src), so that modules_install takes only
-# zsmalloc.ko and not the test modules the top-level Kbuild also names.
+# ZS_NO_TESTS: modules_install takes only zsmalloc.ko, not the test module
+# the top-level Kbuild also names.
 install:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/src modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/src INSTALL_MOD_DIR=updates \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) ZS_NO_TESTS=1 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) ZS_NO_TESTS=1 INSTALL_MOD_DIR=updates \
 		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(abspath $(INSTALL_MOD_PATH))) modules_install
 	depmod $(DEPMOD_ROOT) $(KVER)
 

@@ -27,17 +27,31 @@ version=$(sed -n 's/^VERSION = //p' "$tree/Makefile")
 patchlevel=$(sed -n 's/^PATCHLEVEL = //p' "$tree/Makefile")
 series=$version.$patchlevel
 zpool=$([ -f "$tree/mm/zpool.c" ] && echo y || echo n)
+# src/ is written for the newest kernel; compat/SERIES, where there is one,
+# holds what an older kernel's callers need, file for file: a file there
+# replaces src/'s of that name or comes in beside them, and its Kbuild is
+# that kernel's Makefile.
+overlay=$top/compat/$series
+[ -d "$overlay" ] || overlay=
+# source_of FILE: where the series takes FILE from.
+source_of() {
+	if [ -n "$overlay" ] && [ -f "$overlay/$1" ]; then
+		echo "$overlay/$1"
+	else
+		echo "$src/$1"
+	fi
+}
+makefile=$(source_of Kbuild)
 
-# The objects src/Kbuild builds for this kernel (in-tree: no KBUILD_EXTMOD).
+# The objects the Makefile builds for this kernel.
 objs=$(printf 'print:\n\t@echo $(zsmalloc-y)\n' |
-	env -u KBUILD_EXTMOD make -s --no-print-directory -f "$src/Kbuild" -f - \
-		VERSION="$version" PATCHLEVEL="$patchlevel" \
+	make -s --no-print-directory -f "$makefile" -f - \
 		CONFIG_ZSMALLOC=y CONFIG_ZPOOL="$zpool" print)
-built=" compat.h zs_internal.h $(echo "$objs" | sed 's/\.o\b/.c/g') "
+built=" zs_internal.h ${overlay:+compat.h }$(echo "$objs" | sed 's/\.o\b/.c/g') "
 
-ident=$(git -C "$top" log -1 --format='%an <%ae>' -- src)
-when=$(git -C "$top" log -1 --format=%cI -- src)
-rev=$(git -C "$top" log -1 --format=%h -- src)
+ident=$(git -C "$top" log -1 --format='%an <%ae>' -- src compat)
+when=$(git -C "$top" log -1 --format=%cI -- src compat)
+rev=$(git -C "$top" log -1 --format=%h -- src compat)
 export GIT_AUTHOR_NAME="${ident% <*}" GIT_COMMITTER_NAME="${ident% <*}"
 ident=${ident##*<}
 export GIT_AUTHOR_EMAIL="${ident%>}" GIT_COMMITTER_EMAIL="${ident%>}"
@@ -75,7 +89,7 @@ for msg in "$msgs"/[0-9]*.msg; do
 		case $f in MAINTAINERS | Makefile | Documentation) continue ;; esac
 		case $built in *" $f "*) ;; *) continue ;; esac
 		mkdir -p mm/zsmalloc
-		cp "$src/$f" "mm/zsmalloc/$f"
+		cp "$(source_of "$f")" "mm/zsmalloc/$f"
 		git add "mm/zsmalloc/$f"
 	done
 	case " $files " in *" MAINTAINERS "*)
@@ -85,7 +99,7 @@ for msg in "$msgs"/[0-9]*.msg; do
 		git add MAINTAINERS ;;
 	esac
 	case " $files " in *" Makefile "*)
-		cp "$src/Kbuild" mm/zsmalloc/Makefile
+		cp "$makefile" mm/zsmalloc/Makefile
 		sed -i 's|^\(obj-$(CONFIG_ZSMALLOC)[[:space:]]*+= \)zsmalloc\.o$|\1zsmalloc/|' \
 			mm/Makefile
 		grep -q 'zsmalloc/$' mm/Makefile

@@ -124,7 +124,7 @@ for ko in $PROJECT_KOS; do
 	cp "$ko" "$root/lib/zs/"
 done
 if [ "$ZSMALLOC/$zs_builtin" = ours/0 ] && [ ! -f "$root/lib/zs/zsmalloc.ko" ]; then
-	die "ZSMALLOC=ours but src/zsmalloc.ko is not built (make modules, or ZSMALLOC=stock)"
+	die "ZSMALLOC=ours but zsmalloc.ko is not built (make modules, or ZSMALLOC=stock)"
 fi
 
 # --- init, suites and their configuration

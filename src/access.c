@@ -1,15 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Getting at objects, whatever the kernel's API for it (map.c, obj.c):
- * finding a handle's object and pinning its zspage, so that neither
- * compaction nor migration moves it, and copying objects in pieces.
+ * Getting at objects, for the object API (obj.c): finding a handle's object,
+ * checking that the handle names a live one, pinning its zspage so that
+ * neither compaction nor migration moves it, and copying objects in pieces.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/highmem.h>
 
-#include "compat.h"
 #include "zs_internal.h"
+
+/**
+ * zs_handle_zspage - find the zspage holding the object of a handle
+ * @class: the class the handle's size names, locked
+ * @handle: the handle
+ * @locp: set to the object's location word
+ * @idxp: set to the object's index in its zspage, unless NULL
+ *
+ * Checks what can be checked cheaply: that the slot points at a page of ours,
+ * of @class, whose back-reference names this handle.
+ *
+ * Context: class->lock held, or the object's zspage pinned.
+ * Return: the zspage, or NULL for a handle that names no live object.
+ */
+struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
+				unsigned long *locp, unsigned int *idxp)
+{
+	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
+	struct zspage *zspage;
+	struct page *page;
+	unsigned int idx;
+
+	if (loc == ZS_LOC_FREED || !pfn_valid(loc >> ZS_LOC_TAIL_BITS))
+		return NULL;
+	page = zs_loc_page(loc);
+	if (!zs_page_is_ours(page))
+		return NULL;
+	zspage = page_zspage(page);
+	if (zspage->class != class)
+		return NULL;
+	idx = zspage_obj_index(zspage, page, zs_loc_offset(loc));
+	if (idx >= class->objs_per_zspage ||
+	    zspage_refs(zspage)[idx] != (handle | ZS_REF_ALLOCATED))
+		return NULL;
+	*locp = loc;
+	if (idxp)
+		*idxp = idx;
+	return zspage;
+}
 
 /**
  * zs_obj_pin - find a handle's object and pin its zspage
@@ -29,7 +67,7 @@ struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
 	if (!class)	/* no handle at all: the API's caller reports it */
 		return NULL;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, locp, NULL, true);
+	zspage = zs_handle_zspage(class, handle, locp, NULL);
 	if (zspage)
 		atomic_inc(&zspage->pinned);
 	spin_unlock(&class->lock);
@@ -57,7 +95,7 @@ struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 
 	if (!class)
 		return NULL;
-	return zs_handle_zspage(class, handle, locp, NULL, true);
+	return zs_handle_zspage(class, handle, locp, NULL);
 }
 
 /**
@@ -73,18 +111,6 @@ void zs_obj_unpin(struct zspage *zspage)
 	/* Fully ordered: our writes to the object come before a move. */
 	if (WARN_ON_ONCE(atomic_dec_return(&zspage->pinned) < 0))
 		atomic_inc(&zspage->pinned);
-}
-
-/**
- * zs_obj_next_page - the page after @page in its zspage
- * @page: a page of a zspage, not its last
- *
- * Context: the zspage stable: class lock held or zspage pinned.
- * Return: the next page.
- */
-struct page *zs_obj_next_page(struct page *page)
-{
-	return page_zspage(page)->pages[zs_page_chain_pos(page) + 1];
 }
 
 /**
@@ -115,43 +141,5 @@ void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj)
 		if (size)
 			page = zs_obj_next_page(page);
 		offset = 0;
-	}
-}
-
-/**
- * zs_obj_copy - copy an object to a new location
- * @dst_loc: location word of the destination (same size)
- * @src_loc: location word of the object
- *
- * Context: class->lock held; may run in atomic context.
- */
-void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc)
-{
-	struct page *src_page = zs_loc_page(src_loc);
-	struct page *dst_page = zs_loc_page(dst_loc);
-	unsigned int src_off = zs_loc_offset(src_loc);
-	unsigned int dst_off = zs_loc_offset(dst_loc);
-	size_t size = zs_loc_size(src_loc);
-
-	while (size) {
-		size_t piece = min3(size, PAGE_SIZE - src_off,
-				    PAGE_SIZE - dst_off);
-		char *src = kmap_local_page(src_page);
-		char *dst = kmap_local_page(dst_page);
-
-		memcpy(dst + dst_off, src + src_off, piece);
-		kunmap_local(dst);
-		kunmap_local(src);
-		size -= piece;
-		src_off += piece;
-		dst_off += piece;
-		if (size && src_off == PAGE_SIZE) {
-			src_page = zs_obj_next_page(src_page);
-			src_off = 0;
-		}
-		if (size && dst_off == PAGE_SIZE) {
-			dst_page = zs_obj_next_page(dst_page);
-			dst_off = 0;
-		}
 	}
 }

@@ -2,17 +2,19 @@
 /*
  * Compaction: objects move out of the emptiest zspages of a class into its
  * fullest ones, and the zspages left empty are freed.  zs_compact() does it
- * for every class; a shrinker calls it when the kernel is short of memory.
+ * for every class; the shrinker (shrinker.c) calls it when the kernel is
+ * short of memory.
  *
  * A class can free a zspage only while it has at least one zspage's worth of
  * free slots.  Past that point, on-demand backing still gains: the emptiest
  * zspage's objects move into holes the others have on pages they already
  * hold, then down into its own, and each of its pages that no object lies on
- * any more goes back (class_trim()).  Pinned (mapped) zspages are not emptied.
+ * any more goes back (class_trim()).  Pinned zspages (an object being read)
+ * are not emptied.
  *
  * The class lock is held for one source zspage at a time, and less when
- * someone waits: zs_malloc(), zs_free(), zs_map_object() and migration of
- * the class all need the lock, and zram's read path waits for it with
+ * someone waits: zs_malloc(), zs_free(), reads, writes and migration of the
+ * class all need the lock, and a writer (zram, zswap) waits for it with
  * preemption off.  Moves stop after the current destination as soon as the
  * lock is contended or the CPU has something else to run; the lock is then
  * dropped, and so it is after each source zspage, with a chance to
@@ -25,7 +27,6 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 
-#include "compat.h"
 #include "zs_internal.h"
 
 /* Whether @class has a zspage's worth of free slots, so one can be emptied. */
@@ -33,37 +34,6 @@ static bool class_can_free_zspage(struct size_class *class)
 {
 	return class->zspages * class->objs_per_zspage - class->objs_used >=
 	       class->objs_per_zspage;
-}
-
-/**
- * zs_class_freeable_pages - pages that compacting @class could free
- * @class: the class
- *
- * The shrinker's count and debugfs's "freeable".  With all pages attached up
- * front, a page goes only with its whole zspage: the pages of the zspages
- * the free slots add up to.  With on-demand backing, a free slot may have no
- * page behind it: the pages held beyond what the objects need packed, which
- * is whole zspages for as many objects as fill them, then the pages the rest
- * fill from the start of one (what class_trim() and zspage_pack() aim at).
- *
- * Context: exact under class->lock, an estimate without it.
- * Return: the number of pages.
- */
-unsigned long zs_class_freeable_pages(struct size_class *class)
-{
-	unsigned long objs = class->objs_per_zspage;
-	unsigned long capacity = READ_ONCE(class->zspages) * objs;
-	unsigned long used = READ_ONCE(class->objs_used);
-	unsigned long pages = READ_ONCE(class->pages);
-	unsigned long need;
-
-	if (capacity <= used)
-		return 0;
-	if (!zs_ondemand)
-		return (capacity - used) / objs * class->pages_per_zspage;
-	need = used / objs * class->pages_per_zspage +
-	       DIV_ROUND_UP(used % objs * class->size, PAGE_SIZE);
-	return pages > need ? pages - need : 0;
 }
 
 /* Whether to end the hold of class->lock now (see the comment at the top). */
@@ -383,45 +353,3 @@ unsigned long zs_compact(struct zs_pool *pool)
 	return freed;
 }
 EXPORT_SYMBOL_GPL(zs_compact);
-
-static unsigned long zs_shrinker_count(struct shrinker *shrinker,
-				       struct shrink_control *sc)
-{
-	struct zs_pool *pool = zs_shrinker_data(shrinker);
-	unsigned long pages = 0;
-	unsigned int i;
-
-	for (i = 0; i < pool->nr_classes; i++)
-		pages += zs_class_freeable_pages(pool->classes[i]);
-	return pages;
-}
-
-static unsigned long zs_shrinker_scan(struct shrinker *shrinker,
-				      struct shrink_control *sc)
-{
-	unsigned long freed = zs_compact(zs_shrinker_data(shrinker));
-
-	return freed ? freed : SHRINK_STOP;
-}
-
-/**
- * zs_shrinker_register - let memory pressure compact @pool
- * @pool: the pool
- *
- * Return: 0 or -ENOMEM.
- */
-int zs_shrinker_register(struct zs_pool *pool)
-{
-	pool->shrinker = zs_shrinker_create(zs_shrinker_count,
-					    zs_shrinker_scan, pool, pool->name);
-	return pool->shrinker ? 0 : -ENOMEM;
-}
-
-/**
- * zs_shrinker_unregister - undo zs_shrinker_register()
- * @pool: the pool
- */
-void zs_shrinker_unregister(struct zs_pool *pool)
-{
-	zs_shrinker_destroy(pool->shrinker);
-}

@@ -3,11 +3,16 @@
  * Page migration: the pages of zspages are movable, so that the kernel's
  * memory compaction, CMA and memory offlining can move them.
  *
+ * Our pages are typed PGTY_zsmalloc and flagged MovableOps: the migration
+ * core finds our operations by that type, registered once.  Type and flag
+ * stay until the page is freed, so the core may still call us for a page we
+ * have let go of: page->private is 0 then.
+ *
  * The migration core calls us with the page locked.  A zspage is freed only
- * with all its pages locked (pool.c), so while we hold a page lock its zspage
- * stays; the class lock then orders us with allocation, free, compaction and
- * mapping.  A page whose zspage has a mapped object, or is being freed, is
- * refused with -EAGAIN and the core tries again later.  After the copy, the
+ * with all its pages locked (zspage.c), so while we hold a page lock its
+ * zspage stays; the class lock then orders us with allocation, free,
+ * compaction and reads.  A page whose zspage has an object being read, or is
+ * being freed, is refused with -EAGAIN and the core tries again later.  After the copy, the
  * handle slots of the objects that start on the page are pointed at the new
  * page; objects that only end on it need no change.
  */
@@ -19,7 +24,6 @@
 #include <linux/pagemap.h>
 #include <linux/vmstat.h>
 
-#include "compat.h"
 #include "zs_internal.h"
 
 /**
@@ -31,13 +35,14 @@ void zspage_page_set_movable(struct page *page)
 	/* Nobody else can hold the lock of a page just allocated. */
 	if (WARN_ON_ONCE(!trylock_page(page)))
 		return;
-	zs_page_set_movable(page, &zs_mops);
+	__SetPageZsmalloc(page);
+	SetPageMovableOps(page);
 	unlock_page(page);
 }
 
 static bool zs_page_isolate(struct page *page, isolate_mode_t mode)
 {
-	/* A page we let go of (7.2 still calls, compat.h) is not ours to move. */
+	/* A page we let go of (the core may still call) is not ours to move. */
 	if (!page_private(page))
 		return false;
 	/* Page locked: the zspage stays.  A dying one is not worth moving. */
@@ -72,12 +77,9 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	unsigned int i = zs_page_chain_pos(src);
 	struct size_class *class;
 
-	/* Without the copy, the objects would be lost. */
-	if (!zs_migrate_copies(mode))
-		return -EINVAL;
 	/* Let go of since isolation: nothing to move, the core frees it. */
 	if (!zspage)
-		return ZS_MIGRATE_SUCCESS;
+		return 0;
 	class = zspage->class;
 
 	spin_lock(&class->lock);
@@ -90,8 +92,10 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	}
 	copy_highpage(dst, src);
 	set_page_private(dst, (unsigned long)zspage);
+	SetPagePrivate(dst);
 	zs_page_set_chain_pos(dst, i);
-	zs_page_set_movable(dst, &zs_mops);
+	__SetPageZsmalloc(dst);
+	SetPageMovableOps(dst);
 	zspage->pages[i] = dst;
 	zspage_move_slots(zspage, i);
 	spin_unlock(&class->lock);
@@ -100,11 +104,11 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	get_page(dst);
 	inc_zone_page_state(dst, NR_ZSPAGES);
 	dec_zone_page_state(src, NR_ZSPAGES);
-	zs_page_clear_movable(src);
+	ClearPagePrivate(src);
 	set_page_private(src, 0);
 	zs_page_set_chain_pos(src, 0);
 	put_page(src);
-	return ZS_MIGRATE_SUCCESS;
+	return 0;
 }
 
 static void zs_page_putback(struct page *page)
@@ -112,20 +116,20 @@ static void zs_page_putback(struct page *page)
 	/* Isolation changed nothing of ours. */
 }
 
-const struct movable_operations zs_mops = {
+const struct movable_operations zsmalloc_mops = {
 	.isolate_page = zs_page_isolate,
 	.migrate_page = zs_page_migrate,
 	.putback_page = zs_page_putback,
 };
 
 /**
- * zs_migrate_init - tell the migration core about our pages, where it asks
+ * zs_migrate_init - tell the migration core how to move our pages
  *
  * Return: 0 or -errno.
  */
 int zs_migrate_init(void)
 {
-	return zs_movable_ops_register(&zs_mops);
+	return set_movable_ops(&zsmalloc_mops, PGTY_zsmalloc);
 }
 
 /**
@@ -133,5 +137,5 @@ int zs_migrate_init(void)
  */
 void zs_migrate_exit(void)
 {
-	zs_movable_ops_unregister();
+	set_movable_ops(NULL, PGTY_zsmalloc);
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading and writing objects: the API of 7.2, which replaced
- * zs_map_object() (map.c).  A reader may sleep, be preempted or move to
+ * Reading and writing objects.  A reader may sleep, be preempted or move to
  * another CPU between zs_obj_read_begin() and zs_obj_read_end() (zswap waits
  * for an asynchronous decompressor, zram holds a mutex), so nothing here is
  * per-CPU and no lock is held across the two: the read pins the object's
@@ -20,7 +19,6 @@
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 
-#include "compat.h"
 #include "zs_internal.h"
 
 /*
@@ -190,26 +188,9 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 	if (WARN_ON_ONCE(!class))
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, NULL, false);
+	zspage = zs_handle_zspage(class, handle, &loc, NULL);
 	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))
 		zs_obj_pieces(loc, handle_mem, true);
 	spin_unlock(&class->lock);
 }
 EXPORT_SYMBOL_GPL(zs_obj_write);
-
-/**
- * zs_map_init - nothing to set up: reads copy into the caller's buffer
- *
- * Return: 0.
- */
-int zs_map_init(void)
-{
-	return 0;
-}
-
-/**
- * zs_map_exit - undo zs_map_init()
- */
-void zs_map_exit(void)
-{
-}

@@ -21,12 +21,13 @@
  * A zspage is described by a struct zspage allocated from a slab cache, not
  * by struct page fields: it holds the array of its pages and one
  * back-reference word per object.  An allocated object's word holds its
- * handle, a free object's word links to the next free object.  So the object
- * bytes in the pages are the caller's alone: allocation and free never touch
- * the pages, and no object carries a header.  Each page of a zspage records
- * its zspage in page->private and its position in the chain in page->index
- * (zs_page_chain_pos()), and is registered as movable (page->mapping), so
- * that the kernel's memory compaction can migrate it.
+ * handle, a free object's word is 0.  So the object bytes in the pages are the
+ * caller's alone: allocation and free never touch the pages, and no object
+ * carries a header.  Each page of a zspage records its zspage in
+ * page->private (PG_private set) and its position in the chain in
+ * page->__folio_index (zs_page_chain_pos()), and is typed PGTY_zsmalloc and
+ * flagged MovableOps, so that the kernel's memory compaction can migrate it
+ * through our movable_operations (migrate.c).
  *
  * A handle is the address of a word (the slot) taken from a slab cache.  The
  * slot holds the object's location: the pfn of the page it starts on, its
@@ -35,18 +36,20 @@
  * size part of the slot never changes, so it names the object's class without
  * any lock; the class lock then makes the rest of the slot stable.
  *
- * Each class keeps its zspages in fullness groups of 10% steps; allocation
- * takes the first zspage of the fullest group that has room, and a zspage
- * that becomes empty is freed at once.  Compaction moves objects out of the
- * emptiest zspages into the fullest ones (compact.c).
+ * Each class keeps its zspages in fullness groups of 10% steps (class.c);
+ * allocation takes the first zspage of the fullest group that has room, and
+ * a zspage that becomes empty is freed at once.  Compaction moves objects out
+ * of the emptiest zspages into the fullest ones (compact.c).
  *
- * Mapping (map.c) returns the object's address in its page when the object
- * lies in one page, and otherwise copies it into a per-CPU buffer (and back at
- * unmap unless the mapping was read-only).  A mapped object's zspage is
- * pinned: compaction and migration leave pinned zspages alone.  7.2 replaced
- * mapping with reads that may sleep and one-call writes (obj.c): a read pins
- * the same way and copies an object that spans pages into the caller's
- * buffer.  compat.h holds what else differs between kernels.
+ * Reading an object (obj.c) pins its zspage, so that compaction and migration
+ * leave it alone while the reader, who may sleep, holds it; an object in one
+ * page is read where it lies, one that spans two pages is copied into the
+ * caller's buffer.  A write copies the caller's bytes in under the class lock.
+ *
+ * Files: pool.c (this: the API, pools, allocation), class.c (size classes:
+ * geometry, fullness groups), zspage.c (objects and pages in a zspage),
+ * access.c (from handle to object, pins), obj.c (reads and writes),
+ * compact.c, shrinker.c, migrate.c, stats.c (debugfs), module.c.
  *
  * Lock order
  *
@@ -55,14 +58,11 @@
  *   2. size_class->lock
  *   3. zs_pool->free_lock
  *
- *   The per-CPU mapping lock (zs_map_area.lock, a local_lock) is never held
- *   together with a class lock.
- *
  *   size_class->lock protects the class's lists, counters and zspages (see
  *   struct zspage), and the handle slots of the class's objects: a slot is
  *   written only under it.  zs_pool->free_lock protects the deferred-free
  *   list.  No lock is assumed to disable preemption (on PREEMPT_RT spinlocks
- *   sleep); the mapping code holds a local_lock for the per-CPU buffer.
+ *   sleep), and none is held across a read: a reader holds a pin.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -73,13 +73,7 @@
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
-#include "compat.h"
 #include "zs_internal.h"
-
-unsigned int zs_max_pages_per_zspage = ZS_DEFAULT_CHAIN_PAGES;
-module_param_named(max_pages_per_zspage, zs_max_pages_per_zspage, uint, 0444);
-MODULE_PARM_DESC(max_pages_per_zspage,
-		 "Longest chain of pages in one zspage (1-16; default CONFIG_ZSMALLOC_CHAIN_SIZE, else 16)");
 
 /* Handle slots: one word each (see the design comment). */
 static struct kmem_cache *zs_handle_cache;
@@ -88,30 +82,6 @@ static struct kmem_cache *zs_handle_cache;
 static gfp_t zs_meta_gfp(gfp_t gfp)
 {
 	return gfp & ~(__GFP_HIGHMEM | __GFP_MOVABLE);
-}
-
-/* Any zspage of the class on a list, or NULL. */
-static struct zspage *class_first_zspage(struct size_class *class)
-{
-	int group;
-
-	for (group = 0; group < ZS_NR_GROUPS; group++) {
-		if (!list_empty(&class->groups[group]))
-			return list_first_entry(&class->groups[group],
-						struct zspage, list);
-	}
-	return NULL;
-}
-
-/* The fullest zspage with room, or NULL. */
-static struct zspage *class_pick_zspage(struct size_class *class)
-{
-	unsigned long room = class->groups_used & (BIT(ZS_FULL_GROUP) - 1);
-
-	if (!room)
-		return NULL;
-	return list_first_entry(&class->groups[__fls(room)], struct zspage,
-				list);
 }
 
 /*
@@ -160,8 +130,21 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 	}
 }
 
-static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
-				  gfp_t gfp, int nid)
+/**
+ * zs_malloc - allocate an object from a pool
+ * @pool: pool to allocate from
+ * @size: object size in bytes, 1..PAGE_SIZE
+ * @gfp: how the pool may get memory; __GFP_HIGHMEM and __GFP_MOVABLE apply to
+ *	the pages holding objects, not to metadata
+ * @nid: the node to take new pages from, or NUMA_NO_NODE
+ *
+ * Context: process or atomic context as @gfp allows; takes the class lock.
+ * Return: an opaque handle; on failure a value for which
+ * IS_ERR((void *)handle) holds: -EINVAL for a size of 0, -ENOSPC for one over
+ * PAGE_SIZE, -ENOMEM when memory cannot be had with @gfp.
+ */
+unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
+			const int nid)
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct size_class *class;
@@ -172,7 +155,7 @@ static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
 	if (unlikely(!size))
 		return (unsigned long)ERR_PTR(-EINVAL);
 	if (unlikely(size > PAGE_SIZE))
-		return (unsigned long)ERR_PTR(ZS_ERR_TOO_BIG);
+		return (unsigned long)ERR_PTR(-ENOSPC);
 
 	slot = kmem_cache_alloc(zs_handle_cache, zs_meta_gfp(gfp));
 	if (!slot)
@@ -191,81 +174,7 @@ static unsigned long zs_malloc_on(struct zs_pool *pool, size_t size,
 	}
 	return (unsigned long)slot;
 }
-
-/**
- * zs_malloc - allocate an object from a pool
- * @pool: pool to allocate from
- * @size: object size in bytes, 1..PAGE_SIZE
- * @gfp: how the pool may get memory; __GFP_HIGHMEM and __GFP_MOVABLE apply to
- *	the pages holding objects, not to metadata
- * @nid: (7.2) the node to take new pages from, or NUMA_NO_NODE
- *
- * Context: process or atomic context as @gfp allows; takes the class lock.
- * Return: an opaque handle; on failure a value for which
- * IS_ERR((void *)handle) holds: -EINVAL for a size of 0, ZS_ERR_TOO_BIG
- * (compat.h) for one over PAGE_SIZE, -ENOMEM when memory cannot be had with
- * @gfp.
- */
-#if ZS_MALLOC_TAKES_NID
-unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
-			const int nid)
-{
-	return zs_malloc_on(pool, size, gfp, nid);
-}
-#else
-unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
-{
-	return zs_malloc_on(pool, size, gfp, NUMA_NO_NODE);
-}
-#endif
 EXPORT_SYMBOL_GPL(zs_malloc);
-
-/**
- * zs_handle_zspage - find the zspage holding the object of a handle
- * @class: the class the handle's size names, locked
- * @handle: the handle
- * @locp: set to the object's location word
- * @idxp: set to the object's index in its zspage, unless NULL
- * @freed_ok: also accept an object its owner freed while its zspage is under
- *	reclaim (ZS_REF_FREED, zpool.c): the evictor may still map it
- *
- * Checks what can be checked cheaply: that the slot points at a page of ours,
- * of @class, whose back-reference names this handle.
- *
- * Context: class->lock held, or the object's zspage pinned.
- * Return: the zspage, or NULL for a handle that names no live object.
- */
-struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
-				unsigned long *locp, unsigned int *idxp,
-				bool freed_ok)
-{
-	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
-	struct zspage *zspage;
-	struct page *page;
-	unsigned long ref;
-	unsigned int idx;
-
-	if (loc == ZS_LOC_FREED || !pfn_valid(loc >> ZS_LOC_TAIL_BITS))
-		return NULL;
-	page = zs_loc_page(loc);
-	if (!zs_page_is_ours(page))
-		return NULL;
-	zspage = page_zspage(page);
-	if (zspage->class != class)
-		return NULL;
-	idx = zspage_obj_index(zspage, page, zs_loc_offset(loc));
-	if (idx >= class->objs_per_zspage)
-		return NULL;
-	ref = zspage_refs(zspage)[idx];
-	if (freed_ok && (zspage->flags & ZS_ZSPAGE_RECLAIM))
-		ref &= ~ZS_REF_FREED;
-	if (ref != (handle | ZS_REF_ALLOCATED))
-		return NULL;
-	*locp = loc;
-	if (idxp)
-		*idxp = idx;
-	return zspage;
-}
 
 /**
  * zs_free - free an object
@@ -290,14 +199,8 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 	if (!class)
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, &idx, false);
+	zspage = zs_handle_zspage(class, handle, &loc, &idx);
 	if (WARN_ON_ONCE(!zspage)) {
-		spin_unlock(&class->lock);
-		return;
-	}
-	if (unlikely(zspage->flags & ZS_ZSPAGE_RECLAIM)) {
-		/* The evictor may still map it: its reclaimer frees it. */
-		zspage_refs(zspage)[idx] |= ZS_REF_FREED;
 		spin_unlock(&class->lock);
 		return;
 	}
@@ -309,17 +212,6 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 	kmem_cache_free(zs_handle_cache, (void *)handle);
 }
 EXPORT_SYMBOL_GPL(zs_free);
-
-/**
- * zs_handle_release - return a handle slot whose object zspage_free_obj() freed
- * @handle: the handle
- *
- * Context: any context.
- */
-void zs_handle_release(unsigned long handle)
-{
-	kmem_cache_free(zs_handle_cache, (void *)handle);
-}
 
 /**
  * zs_huge_class_size - the request size from which an object costs a page
@@ -349,7 +241,6 @@ unsigned long zs_get_total_pages(struct zs_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zs_get_total_pages);
 
-#if ZS_HAVE_LOOKUP_CLASS_INDEX
 /**
  * zs_lookup_class_index - the class objects of a size go to
  * @pool: the pool
@@ -368,7 +259,6 @@ unsigned int zs_lookup_class_index(struct zs_pool *pool, unsigned int size)
 						      PAGE_SIZE))->size);
 }
 EXPORT_SYMBOL_GPL(zs_lookup_class_index);
-#endif
 
 /**
  * zs_pool_stats - copy a pool's statistics
@@ -384,23 +274,6 @@ void zs_pool_stats(struct zs_pool *pool, struct zs_pool_stats *stats)
 }
 EXPORT_SYMBOL_GPL(zs_pool_stats);
 
-static struct size_class *size_class_create(struct zs_pool *pool,
-					    unsigned int step)
-{
-	struct size_class *class;
-	int group;
-
-	class = kzalloc_obj(*class, GFP_KERNEL);
-	if (!class)
-		return NULL;
-	spin_lock_init(&class->lock);
-	for (group = 0; group < ZS_NR_GROUPS; group++)
-		INIT_LIST_HEAD(&class->groups[group]);
-	zs_class_init_geometry(class, step);
-	class->pool = pool;
-	return class;
-}
-
 /* Frees every object of a zspage, and releases it. */
 static void zspage_drain(struct zs_pool *pool, struct zspage *zspage)
 {
@@ -412,7 +285,7 @@ static void zspage_drain(struct zs_pool *pool, struct zspage *zspage)
 		/* zspage_free_obj() still writes the slot: release it after. */
 		bool empty = zspage_free_obj(pool, zspage, idx);
 
-		zs_handle_release(handle);
+		kmem_cache_free(zs_handle_cache, (void *)handle);
 		if (empty)
 			return;
 	}
@@ -529,7 +402,14 @@ void zs_destroy_pool(struct zs_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zs_destroy_pool);
 
-static int __init zs_init(void)
+/**
+ * zs_setup - set up what every pool shares: size class geometry, migration,
+ *	handle slots, statistics
+ *
+ * Context: module init.
+ * Return: 0 or -errno.
+ */
+int zs_setup(void)
 {
 	int err;
 
@@ -541,8 +421,8 @@ static int __init zs_init(void)
 		     U16_MAX);
 	/* The objects lying on one page fit in its u8 counter. */
 	BUILD_BUG_ON(PAGE_SIZE / ZS_MIN_ALLOC_SIZE + 1 > U8_MAX);
-	/* Handles are word aligned, leaving the low bits for ZS_REF_*. */
-	BUILD_BUG_ON((ZS_REF_ALLOCATED | ZS_REF_FREED) >= sizeof(unsigned long));
+	/* Handles are word aligned, leaving the low bit for ZS_REF_ALLOCATED. */
+	BUILD_BUG_ON(sizeof(unsigned long) <= ZS_REF_ALLOCATED);
 
 	err = zs_geometry_init();
 	if (err)
@@ -556,20 +436,9 @@ static int __init zs_init(void)
 		err = -ENOMEM;
 		goto exit_migrate;
 	}
-	err = zs_map_init();
-	if (err)
-		goto destroy_handle_cache;
 	zs_stats_init();
-	err = zs_zpool_init();
-	if (err)
-		goto exit_stats;
 	return 0;
 
-exit_stats:
-	zs_stats_exit();
-	zs_map_exit();
-destroy_handle_cache:
-	kmem_cache_destroy(zs_handle_cache);
 exit_migrate:
 	zs_migrate_exit();
 exit_geometry:
@@ -577,22 +446,15 @@ exit_geometry:
 	return err;
 }
 
-static void __exit zs_exit(void)
+/**
+ * zs_teardown - undo zs_setup()
+ *
+ * Context: module exit, every pool destroyed.
+ */
+void zs_teardown(void)
 {
-	zs_zpool_exit();
 	zs_stats_exit();
-	zs_map_exit();
 	kmem_cache_destroy(zs_handle_cache);
 	zs_migrate_exit();
 	zs_geometry_exit();
 }
-
-module_init(zs_init);
-module_exit(zs_exit);
-
-MODULE_LICENSE("Dual BSD/GPL");
-MODULE_DESCRIPTION("zsmalloc: allocator for compressed pages");
-/* Out of tree only (src/Kbuild): the kernel's own build has no VERSION. */
-#ifdef ZSMALLOC_VERSION
-MODULE_VERSION(ZSMALLOC_VERSION);
-#endif

@@ -11,7 +11,6 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 
-#include "compat.h"
 #include "zs_internal.h"
 
 static struct dentry *zs_debugfs_root;

@@ -9,8 +9,9 @@
 #include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/list.h>
+#include <linux/migrate.h>
 #include <linux/mm.h>
-#include <linux/shrinker.h>
+#include <linux/page-flags.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/zsmalloc.h>
@@ -62,19 +63,16 @@
  * order, and with on-demand backing its pages are attached front to back.
  */
 #define ZS_REF_ALLOCATED	1UL
-/* Freed by its owner while its zspage is being reclaimed (zpool.c). */
-#define ZS_REF_FREED		2UL
-#define ZS_REF_HANDLE_MASK	(~(ZS_REF_ALLOCATED | ZS_REF_FREED))
+#define ZS_REF_HANDLE_MASK	(~ZS_REF_ALLOCATED)
 
 /* zspage->flags */
 #define ZS_ZSPAGE_DYING		BIT(0)	/* empty, off the lists, being freed */
-#define ZS_ZSPAGE_RECLAIM	BIT(1)	/* off the lists, objects being evicted */
 
 struct size_class;
 
 /**
  * struct zspage - descriptor of one zspage (a chain of order-0 pages)
- * @list: link in @class->groups[@group]; off any list while DYING or RECLAIM
+ * @list: link in @class->groups[@group]; off any list while DYING
  * @class: the size class; never changes
  * @inuse: objects allocated
  * @nr_backed: pages of @pages present
@@ -142,9 +140,6 @@ struct size_class {
 	struct zs_pool *pool;
 } ____cacheline_aligned_in_smp;
 
-struct zpool;
-struct zpool_ops;
-
 /*
  * genksyms computes the modversion CRCs of our exports from their prototypes,
  * expanding every struct it can see.  The kernel's Module.symvers, which
@@ -168,8 +163,6 @@ struct zpool_ops;
  * @free_list: zspages whose pages could not be locked at once
  * @free_work: frees the zspages on @free_list, where it may sleep
  * @debugfs_dir: zsmalloc/<name> in debugfs
- * @zpool: the zpool this pool serves, if any
- * @zpool_ops: its callbacks (evict)
  */
 struct zs_pool {
 	const char *name;
@@ -185,8 +178,6 @@ struct zs_pool {
 	struct list_head free_list;
 	struct work_struct free_work;
 	struct dentry *debugfs_dir;
-	struct zpool *zpool;
-	const struct zpool_ops *zpool_ops;
 };
 #endif /* __GENKSYMS__ */
 
@@ -272,6 +263,38 @@ static inline struct zspage *page_zspage(struct page *page)
 	return (struct zspage *)page_private(page);
 }
 
+/* Position of @page in its zspage's chain. */
+static inline unsigned int zs_page_chain_pos(const struct page *page)
+{
+	return page->__folio_index;
+}
+
+static inline void zs_page_set_chain_pos(struct page *page, unsigned int pos)
+{
+	page->__folio_index = pos;
+}
+
+/**
+ * zs_page_is_ours - whether @page belongs to a zspage of this allocator
+ * @page: any valid page
+ *
+ * A page keeps its type until it is freed, also after we let go of it
+ * (migrate.c); page->private is 0 from then on.  Inline: every handle check
+ * makes it.
+ *
+ * Return: true if @page is a live zspage page.
+ */
+static inline bool zs_page_is_ours(struct page *page)
+{
+	return PageZsmalloc(page) && page_private(page);
+}
+
+/* The page after @page in its zspage; the zspage is stable (locked or pinned). */
+static inline struct page *zs_obj_next_page(struct page *page)
+{
+	return page_zspage(page)->pages[zs_page_chain_pos(page) + 1];
+}
+
 /* Index of the object that starts at @offset of @page, a page of @zspage. */
 static inline unsigned int zspage_obj_index(struct zspage *zspage,
 					    struct page *page,
@@ -281,17 +304,24 @@ static inline unsigned int zspage_obj_index(struct zspage *zspage,
 	       zspage->class->size;
 }
 
-/* zspage.c */
+/* class.c */
+extern unsigned int zs_max_pages_per_zspage;
 extern bool zs_ondemand;
 int zs_geometry_init(void);
 void zs_geometry_exit(void);
-void zs_class_init_geometry(struct size_class *class, unsigned int step);
-bool zs_geometry_is_huge(unsigned int step);
-bool zs_geometry_same(unsigned int step, struct size_class *class);
 unsigned int zs_step_size(unsigned int step);
+struct size_class *size_class_create(struct zs_pool *pool, unsigned int step);
+bool zs_geometry_same(unsigned int step, struct size_class *class);
+bool zs_geometry_is_huge(unsigned int step);
 void zspage_set_group(struct zspage *zspage);
 void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
+struct zspage *class_first_zspage(struct size_class *class);
+struct zspage *class_pick_zspage(struct size_class *class);
+unsigned long zs_class_freeable_pages(struct size_class *class);
+unsigned long zs_pool_freeable_pages(struct zs_pool *pool);
+
+/* zspage.c */
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
 			     gfp_t gfp, int nid);
 void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
@@ -314,49 +344,26 @@ unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid);
 void zs_spare_drop(struct page **spare);
 
-/* pool.c */
-extern unsigned int zs_max_pages_per_zspage;
-void zs_handle_release(unsigned long handle);
-struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
-				unsigned long *locp, unsigned int *idxp,
-				bool freed_ok);
-
-/* map.c (6.1, 6.12) or obj.c (7.2): the object access API */
-int zs_map_init(void);
-void zs_map_exit(void);
-
 /* access.c */
-void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc);
+struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
+				unsigned long *locp, unsigned int *idxp);
 void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj);
-struct page *zs_obj_next_page(struct page *page);
 struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
 			  unsigned long *locp);
 struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 				  unsigned long *locp);
 void zs_obj_unpin(struct zspage *zspage);
 
-/* compact.c */
-unsigned long zs_class_freeable_pages(struct size_class *class);
+/* pool.c */
+int zs_setup(void);
+void zs_teardown(void);
+
+/* shrinker.c */
 int zs_shrinker_register(struct zs_pool *pool);
 void zs_shrinker_unregister(struct zs_pool *pool);
 
 /* migrate.c */
-extern const struct movable_operations zs_mops;
 void zspage_page_set_movable(struct page *page);
-
-/**
- * zs_page_is_ours - whether @page belongs to a zspage of this allocator
- * @page: any valid page
- *
- * Inline: every handle check makes it.
- *
- * Return: true if @page is a live zspage page.
- */
-static inline bool zs_page_is_ours(struct page *page)
-{
-	return zs_page_has_movable_ops(page, &zs_mops);
-}
-
 int zs_migrate_init(void);
 void zs_migrate_exit(void);
 
@@ -365,23 +372,5 @@ void zs_stats_init(void);
 void zs_stats_exit(void);
 void zs_pool_debugfs_add(struct zs_pool *pool);
 void zs_pool_debugfs_remove(struct zs_pool *pool);
-
-/* zpool.c, built only where the kernel has zpool (CONFIG_ZPOOL, for zswap) */
-#if IS_ENABLED(CONFIG_ZPOOL)
-int zs_zpool_init(void);
-void zs_zpool_exit(void);
-#else
-static inline int zs_zpool_init(void)
-{
-	return 0;
-}
-
-static inline void zs_zpool_exit(void)
-{
-}
-#endif
-
-/* reclaim.c, built where the zpool driver evicts (see src/Kbuild) */
-int zs_zpool_shrink(void *data, unsigned int pages, unsigned int *reclaimed);
 
 #endif /* _ZS_INTERNAL_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zspages: the chain geometry of each size class, the zspage descriptor and
- * its arrays, fullness groups, and the life of objects and pages in a zspage.
+ * zspages: the life of objects and pages in a zspage, and the spare pages
+ * that page attachment takes.
  *
  * With on-demand backing (the default, module parameter "ondemand"), a new
  * zspage has no pages: a page is attached when the first object that lies on
@@ -18,261 +18,12 @@
 
 #include <linux/bitmap.h>
 #include <linux/highmem.h>
-#include <linux/migrate.h>
-#include <linux/module.h>
+#include <linux/page-flags.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
-#include "compat.h"
 #include "zs_internal.h"
-
-bool zs_ondemand = true;
-module_param_named(ondemand, zs_ondemand, bool, 0444);
-MODULE_PARM_DESC(ondemand,
-		 "Attach the pages of a zspage only when objects lie on them (default on)");
-
-/**
- * struct zs_geometry - chain of one 16-byte size step, fixed at module load
- * @pages: pages per zspage
- * @objs: objects per zspage
- * @refs_offset: offset of the back-references in a descriptor
- * @map_offset: offset of the allocation bitmap
- * @users_offset: offset of the per-page object counts
- * @desc_bytes: descriptor size
- * @desc_cache: slab cache for descriptors of such zspages
- * @desc_name: its name, kept as long as the cache: the slab allocator keeps
- *	the pointer (an alias made before sysfs is up refers to it later)
- */
-struct zs_geometry {
-	unsigned short pages;
-	unsigned short objs;
-	unsigned int refs_offset;
-	unsigned int map_offset;
-	unsigned int users_offset;
-	unsigned int desc_bytes;
-	struct kmem_cache *desc_cache;
-	char *desc_name;
-};
-
-static struct zs_geometry zs_geometry[ZS_NR_SIZES];
-
-/**
- * zs_step_size - slot size of a 16-byte size step
- * @step: the step, 0 for ZS_MIN_ALLOC_SIZE
- *
- * Return: the size in bytes.
- */
-unsigned int zs_step_size(unsigned int step)
-{
-	return ZS_MIN_ALLOC_SIZE + step * ZS_CLASS_DELTA;
-}
-
-/* Least waste per page at the end of the chain; on a tie, the shorter chain. */
-static void zs_pick_chain(unsigned int size, struct zs_geometry *geo)
-{
-	unsigned int best_pages = 1, best_waste = PAGE_SIZE % size, n;
-
-	for (n = 2; n <= zs_max_pages_per_zspage; n++) {
-		unsigned int waste = (n * PAGE_SIZE) % size;
-
-		if (waste * best_pages < best_waste * n) {
-			best_pages = n;
-			best_waste = waste;
-		}
-	}
-	geo->pages = best_pages;
-	geo->objs = best_pages * PAGE_SIZE / size;
-	geo->refs_offset = struct_size((struct zspage *)NULL, pages, geo->pages);
-	geo->map_offset = geo->refs_offset + geo->objs * sizeof(unsigned long);
-	geo->users_offset = geo->map_offset +
-			    BITS_TO_LONGS(geo->objs) * sizeof(unsigned long);
-	geo->desc_bytes = ALIGN(geo->users_offset + geo->pages,
-				sizeof(unsigned long));
-}
-
-/* The first step using the cache of @step, so each cache is handled once. */
-static bool zs_geometry_owns_cache(int step)
-{
-	int other;
-
-	for (other = 0; other < step; other++) {
-		if (zs_geometry[other].desc_cache == zs_geometry[step].desc_cache)
-			return false;
-	}
-	return true;
-}
-
-/**
- * zs_geometry_exit - destroy the descriptor caches
- */
-void zs_geometry_exit(void)
-{
-	int step;
-
-	for (step = ZS_NR_SIZES - 1; step >= 0; step--) {
-		if (!zs_geometry_owns_cache(step))
-			continue;
-		kmem_cache_destroy(zs_geometry[step].desc_cache);
-		kfree(zs_geometry[step].desc_name);
-	}
-	memset(zs_geometry, 0, sizeof(zs_geometry));
-}
-
-/* A descriptor cache of @bytes made for an earlier step, or NULL. */
-static struct kmem_cache *zs_geometry_find_cache(int step, unsigned int bytes)
-{
-	int other;
-
-	for (other = 0; other < step; other++) {
-		if (zs_geometry[other].desc_bytes == bytes)
-			return zs_geometry[other].desc_cache;
-	}
-	return NULL;
-}
-
-/**
- * zs_geometry_init - choose the chain of every size step, make the caches
- *
- * Return: 0 or -ENOMEM.
- */
-int zs_geometry_init(void)
-{
-	int step;
-
-	zs_max_pages_per_zspage = clamp(zs_max_pages_per_zspage, 1U,
-					ZS_MAX_PAGES_PER_ZSPAGE);
-	for (step = 0; step < ZS_NR_SIZES; step++) {
-		struct zs_geometry *geo = &zs_geometry[step];
-
-		zs_pick_chain(zs_step_size(step), geo);
-		geo->desc_cache = zs_geometry_find_cache(step, geo->desc_bytes);
-		if (geo->desc_cache)
-			continue;
-		geo->desc_name = kasprintf(GFP_KERNEL, "zs_zspage_%u",
-					   geo->desc_bytes);
-		if (geo->desc_name)
-			geo->desc_cache = kmem_cache_create(geo->desc_name,
-							    geo->desc_bytes,
-							    0, 0, NULL);
-		if (!geo->desc_cache) {
-			zs_geometry_exit();
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/**
- * zs_class_init_geometry - give @class the chain of size step @step
- * @class: the class
- * @step: its largest size step
- */
-void zs_class_init_geometry(struct size_class *class, unsigned int step)
-{
-	const struct zs_geometry *geo = &zs_geometry[step];
-
-	class->size = zs_step_size(step);
-	class->objs_per_zspage = geo->objs;
-	class->pages_per_zspage = geo->pages;
-	class->refs_offset = geo->refs_offset;
-	class->map_offset = geo->map_offset;
-	class->users_offset = geo->users_offset;
-	class->desc_bytes = geo->desc_bytes;
-	class->desc_cache = geo->desc_cache;
-}
-
-/**
- * zs_geometry_same - whether size step @step can share @class
- * @step: a size step
- * @class: the class of a larger step
- *
- * Return: true if both have the same chain (pages and objects).
- */
-bool zs_geometry_same(unsigned int step, struct size_class *class)
-{
-	return zs_geometry[step].pages == class->pages_per_zspage &&
-	       zs_geometry[step].objs == class->objs_per_zspage;
-}
-
-/**
- * zs_geometry_is_huge - whether every object of size step @step costs a page
- * @step: the size step
- *
- * Return: true if a zspage of the step holds one object.
- */
-bool zs_geometry_is_huge(unsigned int step)
-{
-	return zs_geometry[step].objs == 1;
-}
-
-static unsigned int zspage_group_of(struct zspage *zspage)
-{
-	unsigned int objs = zspage->class->objs_per_zspage;
-
-	if (zspage->inuse == objs)
-		return ZS_FULL_GROUP;
-	return zspage->inuse * ZS_FULL_GROUP / objs;
-}
-
-/* Counts a zspage into @group of @class; a group with zspages has its bit. */
-static void class_group_inc(struct size_class *class, unsigned int group)
-{
-	if (!class->group_count[group]++)
-		__set_bit(group, &class->groups_used);
-}
-
-static void class_group_dec(struct size_class *class, unsigned int group)
-{
-	if (!--class->group_count[group])
-		__clear_bit(group, &class->groups_used);
-}
-
-/**
- * zspage_set_group - move a zspage to the fullness group it now belongs to
- * @zspage: a zspage on its class's lists
- *
- * Context: class->lock held.
- */
-void zspage_set_group(struct zspage *zspage)
-{
-	struct size_class *class = zspage->class;
-	unsigned int group = zspage_group_of(zspage);
-
-	if (group == zspage->group)
-		return;
-	class_group_dec(class, zspage->group);
-	class_group_inc(class, group);
-	zspage->group = group;
-	list_move(&zspage->list, &class->groups[group]);
-}
-
-/**
- * class_link_zspage - put a zspage on the list of its fullness group
- * @class: its class
- * @zspage: a zspage on no list
- *
- * Context: class->lock held.
- */
-void class_link_zspage(struct size_class *class, struct zspage *zspage)
-{
-	zspage->group = zspage_group_of(zspage);
-	list_add(&zspage->list, &class->groups[zspage->group]);
-	class_group_inc(class, zspage->group);
-}
-
-/**
- * class_unlink_zspage - take a zspage off its fullness group's list
- * @class: its class
- * @zspage: a zspage on a list
- *
- * Context: class->lock held.
- */
-void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
-{
-	list_del_init(&zspage->list);
-	class_group_dec(class, zspage->group);
-}
 
 /* A page on node @nid, or as the task's memory policy says for NUMA_NO_NODE. */
 static struct page *zs_alloc_page(gfp_t gfp, int nid)
@@ -366,6 +117,7 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 			       unsigned int p, struct page *page)
 {
 	set_page_private(page, (unsigned long)zspage);
+	SetPagePrivate(page);
 	zs_page_set_chain_pos(page, p);
 	zspage->pages[p] = page;
 	zspage->nr_backed++;
@@ -378,7 +130,7 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 /*
  * Page lifetime.  A page attached to a zspage holds one reference, ours.  The
  * migration core takes a second one and the page lock before it calls
- * zs_mops, checks under that lock that the page is still movable and ours,
+ * zsmalloc_mops, checks under that lock that the page is still movable and ours,
  * and between isolating a page and moving it lets go of the lock.  So a page
  * leaves its zspage only locked, here: it stops being movable, then we drop
  * our reference.  If migration holds it isolated meanwhile, it finds it no
@@ -393,7 +145,7 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 /* Undoes zspage_attach_page(); the page is locked and we drop our ref. */
 static void zspage_detach_locked_page(struct zs_pool *pool, struct page *page)
 {
-	zs_page_clear_movable(page);
+	ClearPagePrivate(page);
 	set_page_private(page, 0);
 	zs_page_set_chain_pos(page, 0);
 	unlock_page(page);
@@ -525,6 +277,38 @@ void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
 	zspage_set_group(zspage);
 }
 
+/* Copies the object at @src_loc to @dst_loc (same size), page by page. */
+static void zs_obj_copy(unsigned long dst_loc, unsigned long src_loc)
+{
+	struct page *src_page = zs_loc_page(src_loc);
+	struct page *dst_page = zs_loc_page(dst_loc);
+	unsigned int src_off = zs_loc_offset(src_loc);
+	unsigned int dst_off = zs_loc_offset(dst_loc);
+	size_t size = zs_loc_size(src_loc);
+
+	while (size) {
+		size_t piece = min3(size, PAGE_SIZE - src_off,
+				    PAGE_SIZE - dst_off);
+		char *src = kmap_local_page(src_page);
+		char *dst = kmap_local_page(dst_page);
+
+		memcpy(dst + dst_off, src + src_off, piece);
+		kunmap_local(dst);
+		kunmap_local(src);
+		size -= piece;
+		src_off += piece;
+		dst_off += piece;
+		if (size && src_off == PAGE_SIZE) {
+			src_page = zs_obj_next_page(src_page);
+			src_off = 0;
+		}
+		if (size && dst_off == PAGE_SIZE) {
+			dst_page = zs_obj_next_page(dst_page);
+			dst_off = 0;
+		}
+	}
+}
+
 /**
  * zspage_move_obj - move object @src_idx of @src into slot @dst_idx of @dst
  * @pool: the pool
@@ -560,9 +344,6 @@ void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
  * @zspage: the zspage
  * @idx: index of an allocated object
  *
- * While the zspage is being reclaimed it stays off the lists, whatever its
- * fullness; the reclaimer puts it back or releases it.
- *
  * Context: class->lock held.
  * Return: true if the zspage became empty and was released: the caller must
  * zspage_free() it after dropping the lock.
@@ -578,8 +359,6 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
 	class->bytes_requested -= zs_loc_size(READ_ONCE(*slot));
 	WRITE_ONCE(*slot, ZS_LOC_FREED);
 	zspage_clear_slot(pool, zspage, idx);
-	if (zspage->flags & ZS_ZSPAGE_RECLAIM)
-		return false;
 	if (!zspage->inuse) {
 		class_unlink_zspage(class, zspage);
 		return zspage_release(zspage);

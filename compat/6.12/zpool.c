@@ -1,44 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The zpool driver "zsmalloc", through which zswap uses this allocator on
- * kernels that have zpool.  On 6.1, zswap hands the driver its callbacks and
- * asks it to evict (reclaim.c); later kernels create a zpool with a name
- * alone and count its pages.
+ * The zpool driver "zsmalloc", through which 6.12's zswap uses the allocator
+ * (7.2's zswap calls it directly).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/zpool.h>
 
-#include "compat.h"
 #include "zs_internal.h"
 
-#ifdef ZS_ZPOOL_EVICTS
-static void *zs_zpool_create(const char *name, gfp_t gfp,
-			     const struct zpool_ops *ops, struct zpool *zpool)
-{
-	struct zs_pool *pool = zs_create_pool(name);
-
-	if (pool) {
-		pool->zpool = zpool;
-		pool->zpool_ops = ops;
-	}
-	return pool;
-}
-
-static u64 zs_zpool_total_size(void *pool)
-{
-	return (u64)zs_get_total_pages(pool) << PAGE_SHIFT;
-}
-
-#define ZS_ZPOOL_OPS_OF_KERNEL				\
-	.create = zs_zpool_create,			\
-	.shrink = zs_zpool_shrink,			\
-	.total_size = zs_zpool_total_size
-#else
 static void *zs_zpool_create(const char *name, gfp_t gfp)
 {
 	return zs_create_pool(name);
+}
+
+static void zs_zpool_destroy(void *pool)
+{
+	zs_destroy_pool(pool);
 }
 
 static u64 zs_zpool_total_pages(void *pool)
@@ -46,20 +25,10 @@ static u64 zs_zpool_total_pages(void *pool)
 	return zs_get_total_pages(pool);
 }
 
-#define ZS_ZPOOL_OPS_OF_KERNEL				\
-	.create = zs_zpool_create,			\
-	.total_pages = zs_zpool_total_pages
-#endif
-
-static void zs_zpool_destroy(void *pool)
-{
-	zs_destroy_pool(pool);
-}
-
 static int zs_zpool_malloc(void *pool, size_t size, gfp_t gfp,
 			   unsigned long *handle)
 {
-	unsigned long h = zs_malloc(pool, size, gfp);
+	unsigned long h = zs_malloc_node(pool, size, gfp, NUMA_NO_NODE);
 
 	if (IS_ERR((void *)h))
 		return PTR_ERR((void *)h);
@@ -92,13 +61,14 @@ static void zs_zpool_unmap(void *pool, unsigned long handle)
 static struct zpool_driver zs_zpool_driver = {
 	.type = "zsmalloc",
 	.owner = THIS_MODULE,
+	.create = zs_zpool_create,
 	.destroy = zs_zpool_destroy,
 	.malloc_support_movable = true,
 	.malloc = zs_zpool_malloc,
 	.free = zs_zpool_free,
 	.map = zs_zpool_map,
 	.unmap = zs_zpool_unmap,
-	ZS_ZPOOL_OPS_OF_KERNEL,
+	.total_pages = zs_zpool_total_pages,
 };
 
 /**

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Mapping objects: the zs_map_object() API of 6.1 and 6.12 (7.2: obj.c).
+ * Mapping objects: the zs_map_object() API through which 6.1's and 6.12's
+ * zram and zswap reach objects (7.2 reads and writes them: src/obj.c), and
+ * zs_malloc() without the node argument that 7.0 added.
  *
  * An object that lies in one page is mapped where it is.  One that spans two
  * pages of its zspage is copied into a per-CPU buffer of PAGE_SIZE bytes, and
@@ -23,7 +25,6 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
-#include "compat.h"
 #include "zs_internal.h"
 
 /**
@@ -56,6 +57,22 @@ static DEFINE_PER_CPU(struct zs_map_area, zs_map_area) = {
 };
 
 static enum cpuhp_state zs_map_cpuhp_state;
+
+#undef zs_malloc
+/**
+ * zs_malloc - allocate an object from a pool
+ * @pool: pool to allocate from
+ * @size: object size in bytes, 1..PAGE_SIZE
+ * @gfp: how the pool may get memory (see zs_malloc_node())
+ *
+ * Context: process or atomic context as @gfp allows; takes the class lock.
+ * Return: what zs_malloc_node() returns, with new pages from any node.
+ */
+unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
+{
+	return zs_malloc_node(pool, size, gfp, NUMA_NO_NODE);
+}
+EXPORT_SYMBOL_GPL(zs_malloc);
 
 /**
  * zs_map_object - map an object so that it can be read or written
