@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * zst_api.h - the zs_* API of each kernel, as test_zsmalloc.c uses it
+ * zst_api.h - the zs_* API of each kernel, as test_zsmalloc.ko uses it
  *
- * test_zsmalloc.c (and bench/zs_bench.c) build for three kernels: 6.1 (Debian 12, a module),
+ * test_zsmalloc.ko (and bench/zs_bench.c) build for three kernels: 6.1 (Debian 12, a module),
  * 6.12 and 7.2 (the patch series).  What differs between their APIs is
  * wrapped here, so that the test's functions name no kernel version:
  *
@@ -32,7 +32,7 @@
  * The kernel version is tested here only, as src/compat.h does for the
  * allocator (the test does not include src/: it runs against the stock
  * allocator too).  The includer defines zst_expect_warning(), which
- * announces a kernel warning to the harness.
+ * announces a kernel warning to the harness (the test's zst.h does).
  */
 #ifndef _ZST_API_H
 #define _ZST_API_H
