@@ -103,7 +103,7 @@ static inline void zst_expect_warning(const char *fn)
 u32 zst_rand_range(struct rnd_state *rnd, u32 lo, u32 hi);
 u32 zst_rand_size(struct rnd_state *rnd);
 void zst_shuffle(struct rnd_state *rnd, u32 *order, u32 n);
-int zst_size_error(size_t size);
+bool zst_size_error_ok(size_t size, long err);
 
 /* Objects, through the calling thread's PAGE_SIZE @scratch (zst_common.c). */
 int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,

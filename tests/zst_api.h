@@ -7,8 +7,9 @@
  * wrapped here, so that the test's functions name no kernel version:
  *
  *  - zs_malloc() takes a node from 7.0 on: zst_malloc() passes NUMA_NO_NODE.
- *  - A size over PAGE_SIZE fails with -EINVAL on 6.1, with -ENOSPC from 6.12
- *    on (ZST_ERR_TOO_BIG); a size of 0 fails with -EINVAL everywhere.
+ *  - A size over PAGE_SIZE fails with -ENOSPC, and on 6.1 with -EINVAL too
+ *    (ZST_ERR_TOO_BIG_TOO): 6.1's own allocator says so, ours -ENOSPC as
+ *    from 6.12 on; a size of 0 fails with -EINVAL everywhere.
  *  - Include paths and allocation helpers: <linux/unaligned.h> from 6.12
  *    on, kzalloc_obj() from 7.x on.
  *  - 6.x maps an object (zs_map_object(), ZS_MM_RO, WO or RW, and
@@ -48,10 +49,10 @@
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #include <linux/unaligned.h>
-#define ZST_ERR_TOO_BIG		(-ENOSPC)
+#define ZST_ERR_TOO_BIG_TOO	(-ENOSPC)
 #else
 #include <asm/unaligned.h>
-#define ZST_ERR_TOO_BIG		(-EINVAL)
+#define ZST_ERR_TOO_BIG_TOO	(-EINVAL)
 #endif
 
 /* 7.x allocates by type, kzalloc_obj(*p, gfp); earlier kernels by size. */

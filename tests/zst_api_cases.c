@@ -203,7 +203,7 @@ void zst_case_bad_input(struct zst_case_ctx *c)
 	for (i = 0; i < ARRAY_SIZE(bad_sizes); i++) {
 		handle = zst_malloc(pool, bad_sizes[i], ZST_GFP);
 		zst_expect(c, IS_ERR_VALUE(handle) &&
-			   PTR_ERR((void *)handle) == zst_size_error(bad_sizes[i]),
+			   zst_size_error_ok(bad_sizes[i], PTR_ERR((void *)handle)),
 			   "zs_malloc(%zu) = %ld", bad_sizes[i], (long)handle);
 		if (!IS_ERR_VALUE(handle) && handle)
 			zs_free(pool, handle);

@@ -513,10 +513,12 @@ void zst_fill_free_slots(struct zst_case_ctx *c, struct zs_pool *pool,
 	}
 }
 
-/* What zs_malloc() must fail with for an impossible @size. */
-int zst_size_error(size_t size)
+/* Whether @err is what zs_malloc() must fail with for an impossible @size. */
+bool zst_size_error_ok(size_t size, long err)
 {
-	return size ? ZST_ERR_TOO_BIG : -EINVAL;
+	if (!size)
+		return err == -EINVAL;
+	return err == -ENOSPC || err == ZST_ERR_TOO_BIG_TOO;
 }
 
 /* Park until kthread_stop(), so the stopper never races a thread exit. */

@@ -23,7 +23,7 @@
  * struct zst_obj: the content follows from handle, size, split and tags).
  *
  * Each op is drawn by weight: zs_malloc() of a size from 0..PAGE_SIZE + 1
- * (0 and PAGE_SIZE + 1 must fail with zst_size_error() and leave no object),
+ * (0 and PAGE_SIZE + 1 must fail as zst_size_error_ok() says and leave no object),
  * zs_free() of a random live object (checked first), an access to one
  * (zst_map()): ZST_RO checks it, ZST_WO rewrites all of it (as zram writes
  * a new object: the API has no partial WO writes), ZST_RW checks it and
@@ -188,9 +188,9 @@ static void zst_random_malloc(struct zst_random *r)
 
 	if (!size || size > PAGE_SIZE) {
 		r->refused++;
-		zst_expect(r->c, err == zst_size_error(size),
-			   "op %lu: zs_malloc(%u) = %d, expected %d",
-			   r->op, size, err, zst_size_error(size));
+		zst_expect(r->c, zst_size_error_ok(size, err),
+			   "op %lu: zs_malloc(%u) = %d, expected %s",
+			   r->op, size, err, size ? "-ENOSPC" : "-EINVAL");
 		if (!err)
 			zst_obj_free(r->pool, o);
 		return;
