@@ -262,7 +262,7 @@ clean:
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile
 
-# make bench and friends (issue 5): see bench/bench.mk.
+# make bench and friends: see bench/bench.mk.
 include bench/bench.mk
 include pkg/deb.mk
 include kseries/kseries.mk

@@ -396,7 +396,7 @@ DEFAULT_MPP = 16
 
 
 def density_targets(data):
-    """Issue 7's targets, on the largest pool of the density sweep."""
+    """The density targets, on the largest pool of the density sweep."""
     exps, _ = density_cfgs(data)
     if not exps:
         return []
@@ -431,7 +431,7 @@ def bounded(r, bound, goal, higher=False):
 
 
 def instruction_targets(data):
-    """Issue 12: per call, ours <= 0.9x stock's instructions (goal 0.8x),
+    """The speed targets: per call, ours <= 0.9x stock's instructions (goal 0.8x),
     compaction time per freed page <= stock's, two threads >= 1.0x stock's
     ops/s (goal 1.2x)."""
     L = []
@@ -451,7 +451,7 @@ def instruction_targets(data):
 
 
 def timing_vs_eager_targets(data):
-    """Issue 7: on-demand backing costs at most 5% over eager."""
+    """The on-demand target: on-demand backing costs at most 5% over eager."""
     L = []
     for fig, ph in TIMED:
         r = ratio(med(data, "timing", "ours", ("files", ph, fig)),
@@ -462,7 +462,7 @@ def timing_vs_eager_targets(data):
 
 
 def zswap_targets(data):
-    """Issue 5: zswap pool bytes per stored page below stock zsmalloc's, far below zbud's and z3fold's."""
+    """The zswap targets: pool bytes per stored page below stock zsmalloc's, far below zbud's and z3fold's."""
     key = ("zswap", "peak", "bytes_per_page")
     ours = med(data, "zswap", "zsmalloc-ours", key)
     if ours is None:
@@ -562,7 +562,7 @@ LAT_KEYS = [("compact", "latency", f) for f in ("median_ns", "p99_ns", "worst_ns
 
 
 def latency_targets(data):
-    """Issue 15: our worst malloc+map while compacting no higher than stock's."""
+    """The latency target: our worst malloc+map while compacting no higher than stock's."""
     key = LAT_KEYS[2]
     o, s = med(data, "latency", "ours", key), med(data, "latency", "stock", key)
     if o is None or s is None:
@@ -747,7 +747,7 @@ def markdown(out, data, fails, made, pdir, md_path):
 
 
 def series_targets(data):
-    """Issue 12's targets for a kernel series: ours against its stock
+    """The targets for a kernel series: ours against its stock
     zsmalloc and stock with chains of 16 pages, same kernel and config."""
     L = []
     exps, _ = density_cfgs(data)

@@ -6,7 +6,7 @@
 # counts) must be no more than what compacting it frees, and once it is
 # compacted, a pool that still reports freeable pages must free some at the
 # next compaction: else every reclaim pass compacts the whole pool for
-# nothing (issue 15).  zram0 gets 16 MiB of real data from the blob disk,
+# nothing.  zram0 gets 16 MiB of real data from the blob disk,
 # then 39 pages in 40 are overwritten with zeros (zram keeps same-filled
 # pages without the allocator, so their objects are freed): a pool of
 # sparse zspages, many of whose pages hold no object any more.
