@@ -22,7 +22,8 @@ patches: deps
 # make check KSERIES=6.12|7.2 [ZSMALLOC=stock]: the guest suites on the
 # series' test kernel, zsmalloc built in: with the series (ours) or without
 # (stock, that kernel's own).  Ours also lints the series (make patches) and
-# its in-tree build (scripts/lint-kseries-build.sh).  The kernel comes from
+# its in-tree build (scripts/lint-kseries-build.sh), and builds the series
+# one patch at a time (scripts/check-series-build.sh).  The kernel comes from
 # scripts/build-kseries-kernel.sh (cached in KSERIES_CACHE, rebuilt where src/
 # changed); test_zsmalloc.ko is built for it in $(KS_OUT)/modtree.
 #
@@ -53,13 +54,16 @@ check-kseries: deps $(BLOB) $(TREE)
 		$(MAKE) --no-print-directory patches
 	-@[ -z "$(KS_LINT)" ] || tests/host/count.sh $(KS_OUT)/counts/lint \
 		scripts/lint-kseries-build.sh $(KSERIES_CACHE)/$(KSERIES)/ours.env
+	-@[ -z "$(KS_LINT)" ] || tests/host/count.sh $(KS_OUT)/counts/series-build \
+		scripts/check-series-build.sh $(KSERIES_CACHE)/$(KSERIES)/ours.env \
+		$(OUT)/patches/$(KSERIES)
 	-@. $(KSERIES_CACHE)/$(KSERIES)/$(KS_VARIANT).env && $(MAKE) --no-print-directory \
 		test-module boot KVER=$$KVER KERNEL=$$KERNEL KDIR=$$KDIR \
 		MODULES_DIR=$$MODULES_DIR LINUX_SRC=$$KSRC OUT=$(KS_OUT) \
 		MODTREE=$(KS_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
 		STOCK_MODULES='$(KS_MODULES)' GUEST_MODULES='$(filter-out zram,$(KS_MODULES))'
 	@tests/host/summary.sh $(if $(KS_LINT),$(addprefix \
-		$(KS_OUT)/counts/,patches lint)) $(KS_OUT)/vm/counts
+		$(KS_OUT)/counts/,patches lint series-build)) $(KS_OUT)/vm/counts
 
 # The in-kernel API test alone: the allocator is the kernel's.
 test-module:

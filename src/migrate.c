@@ -26,20 +26,6 @@
 
 #include "zs_internal.h"
 
-/**
- * zspage_page_set_movable - register a new zspage page with the migration core
- * @page: a page nobody else knows yet, with its private and index set
- */
-void zspage_page_set_movable(struct page *page)
-{
-	/* Nobody else can hold the lock of a page just allocated. */
-	if (WARN_ON_ONCE(!trylock_page(page)))
-		return;
-	__SetPageZsmalloc(page);
-	SetPageMovableOps(page);
-	unlock_page(page);
-}
-
 static bool zs_page_isolate(struct page *page, isolate_mode_t mode)
 {
 	/* A page we let go of (the core may still call) is not ours to move. */

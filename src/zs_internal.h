@@ -363,7 +363,6 @@ int zs_shrinker_register(struct zs_pool *pool);
 void zs_shrinker_unregister(struct zs_pool *pool);
 
 /* migrate.c */
-void zspage_page_set_movable(struct page *page);
 int zs_migrate_init(void);
 void zs_migrate_exit(void);
 

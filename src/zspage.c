@@ -112,6 +112,20 @@ unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx)
 	return missing;
 }
 
+/*
+ * Registers a page nobody else knows yet, its private and chain position
+ * set, with the migration core: only now, fully set up, may migration see it.
+ */
+static void zspage_page_set_movable(struct page *page)
+{
+	/* Nobody else can hold the lock of a page just allocated. */
+	if (WARN_ON_ONCE(!trylock_page(page)))
+		return;
+	__SetPageZsmalloc(page);
+	SetPageMovableOps(page);
+	unlock_page(page);
+}
+
 /* Makes @page page @p of @zspage. */
 static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 			       unsigned int p, struct page *page)
@@ -121,7 +135,6 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 	zs_page_set_chain_pos(page, p);
 	zspage->pages[p] = page;
 	zspage->nr_backed++;
-	/* Only now, fully set up, may migration see it. */
 	zspage_page_set_movable(page);
 	inc_zone_page_state(page, NR_ZSPAGES);
 	atomic_long_inc(&pool->pages_allocated);
