@@ -26,7 +26,7 @@
 #   make clean     kbuild clean and rm -rf $(OUT)
 #
 # Smaller steps: modules-available, fetch, blob, initramfs, boot, verdict,
-# selfcheck, modversions. See README.md for the guest suite contract.
+# selfcheck, modversions. See doc/testing.md for the guest suite contract.
 #
 # Variables (make VAR=value):
 #   ZSMALLOC=ours|stock  the zsmalloc.ko the guest loads (default ours)
