@@ -62,8 +62,11 @@ fragments_of() {
 fragments=$(fragments_of "$option")
 
 tree=$("$top/scripts/kseries-source.sh" "$series" "$cache")
-mkdir -p "$cache/$series"
-exec 9>"$cache/$series/.lock"
+src=$cache/$series/$variant
+# One builder per variant: ours and stock build side by side, the plain,
+# debug and bench kernels of one variant share its source tree.
+mkdir -p "$src"
+exec 9>"$src/.lock"
 flock 9
 
 # key_of [OPTION]: the build tree's key of a kernel with OPTION.
@@ -72,7 +75,6 @@ key_of() {
 	echo "$(cat "$tree/.zs-version")${1:+-$1}-$(cat $(fragments_of "$1") |
 		sha256sum | cut -c1-16)"
 }
-src=$cache/$series/$variant
 build=$src/build-$(key_of "$option")
 mods=$build/mods
 envfile=$cache/$series/$variant${option:+-$option}.env
@@ -91,8 +93,8 @@ fi
 
 # link_source: SERIES/VARIANT anew from the pristine tree; build trees stay.
 link_source() {
-	mkdir -p "$src"
-	find "$src" -mindepth 1 -maxdepth 1 ! -name 'build-*' -exec rm -rf {} +
+	find "$src" -mindepth 1 -maxdepth 1 ! -name 'build-*' ! -name .lock \
+		-exec rm -rf {} +
 	cp -al "$tree/." "$src/"
 }
 
@@ -133,7 +135,13 @@ if [ ! -f "$build/.config" ]; then
 	rm -rf "$new"
 	if [ -n "$seed" ] && [ -f "$seed/vmlinux" ]; then
 		echo "build-kseries-kernel: $variant ${option:-plain} starts from $seed"
+		# Not while the seed's variant builds it (bench-chain16's is ours).
+		if [ "$variant" = ours ]; then
+			exec 8>"$cache/$series/stock/.lock"
+			flock -s 8
+		fi
 		cp -a "$seed" "$new"
+		exec 8>&-
 		step=
 		[ "$option" != bench-chain16 ] || step=merge_chain16_new
 	else

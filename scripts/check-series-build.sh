@@ -23,8 +23,11 @@ dir=$(dirname "$KSRC")
 series=$(basename "$dir")
 pristine=$dir/linux-source-$series
 work=$dir/series-build
-exec 9>"$dir/.lock"
+# One run at a time; the ours kernel's tree is not rebuilt meanwhile.
+exec 9>"$work.lock"
 flock 9
+exec 8>"$dir/ours/.lock"
+flock -s 8
 
 rm -rf "$work"
 mkdir -p "$work/src"

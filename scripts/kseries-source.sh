@@ -17,6 +17,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 pkg=linux-source-$series
 dir=$cache/$series
 tree=$dir/$pkg
+# One at a time: checks and cache builds may ask for the source together.
+mkdir -p "$dir"
+exec 9>"$dir/.source.lock"
+flock 9
 
 case $series in
 6.12)
@@ -42,7 +46,6 @@ if [ "$(cat "$tree/.zs-version" 2>/dev/null)" = "$version" ]; then
 	exit 0
 fi
 
-mkdir -p "$dir"
 deb=$dir/${pkg}_$(echo "$version" | sed 's/^[0-9]*://')_all.deb
 if [ ! -f "$deb" ]; then
 	echo "kseries-source: downloading $pkg $version" >&2
