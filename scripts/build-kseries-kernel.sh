@@ -6,6 +6,8 @@
 #
 #   scripts/build-kseries-kernel.sh SERIES ours|stock [OPTION] [CACHE]
 #   CONFIG_ONLY=1 ...   only configure and check the config
+#   PREPARE_ONLY=1 ...  configure and `make prepare`: enough to compile
+#                       single directories (mm/zsmalloc/), no kernel
 #
 # Config: tinyconfig + configs/kseries.config + configs/kseries-SERIES.config
 # + what OPTION adds + olddefconfig, every fragment line checked
@@ -33,7 +35,9 @@
 # allocator's files and the link: minutes rather than a full build.
 #
 # Result: SERIES/VARIANT[-OPTION].env, includable by make and by sh (KVER, KERNEL,
-# KDIR, MODULES_DIR, KCONFIG), as scripts/build-debug-kernel.sh writes.
+# KDIR, MODULES_DIR, KCONFIG), as scripts/build-debug-kernel.sh writes;
+# with PREPARE_ONLY=1, SERIES/VARIANT[-OPTION]-prepared.env (KVER, KDIR,
+# KSRC, KCONFIG).
 set -eu
 
 series=$1
@@ -159,11 +163,27 @@ fi
 [ "${CONFIG_ONLY:-}" != 1 ] || { echo "build-kseries-kernel: $build/.config"; exit 0; }
 
 start=$(date +%s)
-echo "build-kseries-kernel: $series $variant${option:+ $option} in $build (log: $build/build.log)"
-if ! nice -n 10 make -C "$src" O="$build" -j"$(nproc)" bzImage modules \
+targets="bzImage modules"
+[ "${PREPARE_ONLY:-}" != 1 ] || targets=prepare
+echo "build-kseries-kernel: $series $variant${option:+ $option}: $targets in $build (log: $build/build.log)"
+# shellcheck disable=SC2086 # one word per target
+if ! nice -n 10 make -C "$src" O="$build" -j"$(nproc)" $targets \
 		>"$build/build.log" 2>&1; then
 	tail -n 40 "$build/build.log" >&2
 	exit 1
+fi
+if [ "${PREPARE_ONLY:-}" = 1 ]; then
+	envfile=${envfile%.env}-prepared.env
+	cat >"$envfile.tmp" <<EOF
+# written by scripts/build-kseries-kernel.sh; $series $variant${option:+ $option} prepared, key ${build##*/build-}
+KVER=$(make -s -C "$src" O="$build" kernelrelease)
+KDIR=$build
+KSRC=$src
+KCONFIG=$build/.config
+EOF
+	mv "$envfile.tmp" "$envfile"
+	echo "build-kseries-kernel: prepared in $(($(date +%s) - start)) s: $envfile"
+	exit 0
 fi
 rm -rf "$mods"
 make -s -C "$src" O="$build" INSTALL_MOD_PATH="$mods" modules_install \
