@@ -22,14 +22,17 @@
 # Kept under CACHE (default /var/cache/zsmalloc-kseries), out of the work
 # tree:
 #   SERIES/linux-source-SERIES   pristine source (scripts/kseries-source.sh)
-#   SERIES/VARIANT               a hard-linked copy of it; ours with the
-#                                series applied
-#   SERIES/VARIANT/build-KEY     the build tree (make O=), KEY = source
-#                                version, OPTION, the fragments' sha256
+#   SERIES/VARIANT[-OPTION]      a hard-linked copy of it; ours with the
+#                                series applied; one per kernel, so that
+#                                they build side by side (a lock each)
+#   SERIES/VARIANT[-OPTION]/build-KEY  the build tree (make O=), KEY =
+#                                source version, OPTION, the fragments'
+#                                sha256
 # A build tree inside its source tree names it "..": the same objects serve
-# both copies, so ours starts as a copy of stock's build tree and compiles
-# only what the series changes.  A bench-chain16 tree likewise starts as a
-# copy of the bench one, the fragment merged into its config: Kbuild
+# both copies, so ours starts as a copy of stock's build tree (of the same
+# OPTION) and compiles only what the series changes.  A bench-chain16 tree
+# likewise starts as a copy of the bench one, the fragment merged into its
+# config: Kbuild
 # recompiles only what reads CONFIG_ZSMALLOC_CHAIN_SIZE.  ours is made anew from src/ on every call
 # (the copy re-linked, the series applied again) and make rebuilds the
 # allocator's files and the link: minutes rather than a full build.
@@ -66,9 +69,7 @@ fragments_of() {
 fragments=$(fragments_of "$option")
 
 tree=$("$top/scripts/kseries-source.sh" "$series" "$cache")
-src=$cache/$series/$variant
-# One builder per variant: ours and stock build side by side, the plain,
-# debug and bench kernels of one variant share its source tree.
+src=$cache/$series/$variant${option:+-$option}
 mkdir -p "$src"
 exec 9>"$src/.lock"
 flock 9
@@ -121,29 +122,28 @@ merge_chain16_new() {
 # that make compiles only what differs.
 seed=
 if [ "$variant" = ours ]; then
-	patches=$cache/$series/patches
+	patches=$src.patches
 	"$top/scripts/make-patches.sh" "$tree" "$patches" >/dev/null
 	link_source
 	for p in "$patches"/*.patch; do
 		case $p in */0000-*) continue ;; esac # the cover letter
 		patch -d "$src" -p1 -s <"$p"
 	done
-	seed=$cache/$series/stock/build-$(key_of "$option")
+	seed=$cache/$series/stock${option:+-$option}/build-$(key_of "$option")
 elif ! cmp -s "$tree/.zs-version" "$src/.zs-version"; then
 	link_source
 fi
 # Only CONFIG_ZSMALLOC_CHAIN_SIZE differs from the bench tree's config.
-[ "$option" != bench-chain16 ] || seed=$src/build-$(key_of bench)
+[ "$option" != bench-chain16 ] ||
+	seed=$cache/$series/$variant-bench/build-$(key_of bench)
 
 if [ ! -f "$build/.config" ]; then
 	rm -rf "$new"
 	if [ -n "$seed" ] && [ -f "$seed/vmlinux" ]; then
 		echo "build-kseries-kernel: $variant ${option:-plain} starts from $seed"
-		# Not while the seed's variant builds it (bench-chain16's is ours).
-		if [ "$variant" = ours ]; then
-			exec 8>"$cache/$series/stock/.lock"
-			flock -s 8
-		fi
+		# Not while the seed's kernel is being built.
+		exec 8>"$(dirname "$seed")/.lock"
+		flock -s 8
 		cp -a "$seed" "$new"
 		exec 8>&-
 		step=

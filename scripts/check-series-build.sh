@@ -26,7 +26,7 @@ work=$dir/series-build
 # One run at a time; the ours kernel's tree is not rebuilt meanwhile.
 exec 9>"$work.lock"
 flock 9
-exec 8>"$dir/ours/.lock"
+exec 8>"$KSRC/.lock"
 flock -s 8
 
 rm -rf "$work"
