@@ -143,16 +143,15 @@ static void zspage_attach_page(struct zs_pool *pool, struct zspage *zspage,
 /*
  * Page lifetime.  A page attached to a zspage holds one reference, ours.  The
  * migration core takes a second one and the page lock before it calls
- * zsmalloc_mops, checks under that lock that the page is still movable and ours,
- * and between isolating a page and moving it lets go of the lock.  So a page
- * leaves its zspage only locked, here: it stops being movable, then we drop
- * our reference.  If migration holds it isolated meanwhile, it finds it no
- * longer movable and only drops its own reference (6.1 mm/migrate.c:
- * move_to_new_folio(), unmap_and_move()).  A page whose lock migration holds
- * now cannot be waited for under the class lock: zspage_drop_page() leaves
- * it attached, and zspage_free() hands its zspage to zs_free_work(), which
- * may sleep.  zs_page_isolate() refuses the pages of a DYING zspage, and
- * zs_page_migrate() those and the pages of a pinned one.
+ * zsmalloc_mops, and between isolating a page and moving it lets go of the
+ * lock.  So a page leaves its zspage only locked, here: page->private goes
+ * to 0, after which zs_page_isolate() and zs_page_migrate() leave it alone
+ * (its type stays until it is freed), then we drop our reference; if
+ * migration holds it isolated meanwhile, it drops its own when done.  A page
+ * whose lock migration holds now cannot be waited for under the class lock:
+ * zspage_drop_page() leaves it attached, and zspage_free() hands its zspage
+ * to zs_free_work(), which may sleep.  zs_page_isolate() refuses the pages of
+ * a DYING zspage, and zs_page_migrate() those and the pages of a pinned one.
  */
 
 /* Undoes zspage_attach_page(); the page is locked and we drop our ref. */
