@@ -70,9 +70,17 @@ MODTREE     ?= $(if $(FLAVOUR),$(OUT)/modtree,$(CURDIR))
 override MODTREE := $(abspath $(MODTREE))
 DEBUG_CACHE ?= /var/cache/zsmalloc-debug-kernel
 DEBUG_OUT   ?= $(OUT)/debug
-# What the debug kernel's boot adds to GUEST_ENV: the long run of the random
-# API test (KASAN and lockdep check every step there).
-DEBUG_GUEST_ENV ?= ZS_RANDOM_OPS=600000
+# What the debug kernel's boot adds to GUEST_ENV: a longer run of the random
+# API test (KASAN and lockdep check every step there): 3x the default, with
+# a new seed every run.
+DEBUG_GUEST_ENV ?= ZS_RANDOM_OPS=300000
+# The suites the debug kernels run (SUITES= overrides): those where KASAN,
+# lockdep and kmemleak see the allocator's own paths, under the API test,
+# allocation failure, swap and writeback through zram, CPU hotplug and
+# unloading, zswap, fault injection, leaks; not zram's data and file
+# system suites nor its zero-page selftests (2-8 minutes more there).
+DEBUG_SUITES ?= 20-zsmalloc-api 21-zsmalloc-enomem 40-zram-swap 45-zram-writeback \
+		55-lifecycle 60-zswap 70-fault-inject 90-kmemleak
 ZSMALLOC    ?= ours
 SUITES      ?=
 VMDIR       ?= $(OUT)/vm
@@ -211,7 +219,8 @@ check-debug: deps $(BLOB) $(TREE)
 	-@. $(DEBUG_CACHE)/kernel.env && $(MAKE) --no-print-directory modules boot \
 		KVER=$$KVER KERNEL=$$KERNEL KDIR=$$KDIR MODULES_DIR=$$MODULES_DIR \
 		OUT=$(DEBUG_OUT) MODTREE=$(DEBUG_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
-		GUEST_ENV='$(GUEST_ENV) $(DEBUG_GUEST_ENV)' TIMEOUT=3600 SUITE_TIMEOUT=1800
+		GUEST_ENV='$(GUEST_ENV) $(DEBUG_GUEST_ENV)' TIMEOUT=3600 SUITE_TIMEOUT=1800 \
+		SUITES='$(or $(SUITES),$(DEBUG_SUITES))'
 	@tests/host/summary.sh $(DEBUG_OUT)/vm/counts
 endif
 
@@ -229,8 +238,9 @@ check-system: deps deb $(OUT)/guest/memhog
 # (ours plain is built on top of stock by its own check, in a minute).
 # .ci/run starts this beside the first checks, so that a cold machine
 # builds while it tests.  Under -j2 the system image (mostly dpkg and
-# downloads) builds beside the kernels, 7.2's stock one first (its checks
-# come before the KASAN run, which ends the longest chain).  The kernel
+# downloads) builds beside the kernels, ours with KASAN first and at the
+# guests' priority: its build and its run are the longest chain of a cold
+# run.  The kernel
 # builds run their own make -j$(nproc): MAKEFLAGS (this make's jobserver)
 # is not theirs.  cache-debug, 6.1's debug kernel (make check-debug), is
 # not one of them.
@@ -243,8 +253,8 @@ cache-debug: deps
 	MAKEFLAGS= scripts/build-debug-kernel.sh $(DEBUG_CACHE)
 
 cache-kseries: deps
+	MAKEFLAGS= NICE=0 scripts/build-kseries-kernel.sh 7.2 ours debug $(KSERIES_CACHE)
 	MAKEFLAGS= scripts/build-kseries-kernel.sh 7.2 stock $(KSERIES_CACHE)
-	MAKEFLAGS= scripts/build-kseries-kernel.sh 7.2 ours debug $(KSERIES_CACHE)
 
 run: deps
 	@$(MAKE) --no-print-directory modules

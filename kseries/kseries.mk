@@ -10,7 +10,13 @@
 KSERIES_CACHE ?= /var/cache/zsmalloc-kseries
 KSERIES_ALL   := 6.12 7.2
 
-.PHONY: patches
+.PHONY: patches fetch-kseries
+
+# The series' kernel sources, downloaded and unpacked, as make patches and
+# the series' checks take them: .ci/run fetches them before its lanes.
+fetch-kseries: deps
+	@set -e; for s in $(KSERIES_ALL); do \
+		scripts/kseries-source.sh $$s $(KSERIES_CACHE); done
 
 patches: deps
 	@set -e; for s in $(or $(KSERIES),$(KSERIES_ALL)); do \
@@ -71,6 +77,7 @@ kseries-build-checks:
 check-kseries-debug:
 	@$(MAKE) --no-print-directory check-kseries KS_DEBUG=debug TIMEOUT=3600 \
 		SUITE_TIMEOUT=1800 GUEST_ENV='$(GUEST_ENV) $(DEBUG_GUEST_ENV)' \
+		SUITES='$(or $(SUITES),$(DEBUG_SUITES))' \
 		APPEND='$(APPEND) pci=noacpi'
 
 check-kseries: deps $(BLOB) $(TREE)

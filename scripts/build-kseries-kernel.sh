@@ -8,6 +8,8 @@
 #   CONFIG_ONLY=1 ...   only configure and check the config
 #   PREPARE_ONLY=1 ...  configure and `make prepare`: enough to compile
 #                       single directories (mm/zsmalloc/), no kernel
+#   NICE=N ...          build at that niceness (default 10: beside guests,
+#                       whose timers should not starve)
 #
 # Config: tinyconfig + configs/kseries.config + configs/kseries-SERIES.config
 # + what OPTION adds + olddefconfig, every fragment line checked
@@ -167,7 +169,7 @@ targets="bzImage modules"
 [ "${PREPARE_ONLY:-}" != 1 ] || targets=prepare
 echo "build-kseries-kernel: $series $variant${option:+ $option}: $targets in $build (log: $build/build.log)"
 # shellcheck disable=SC2086 # one word per target
-if ! nice -n 10 make -C "$src" O="$build" -j"$(nproc)" $targets \
+if ! nice -n "${NICE:-10}" make -C "$src" O="$build" -j"$(nproc)" $targets \
 		>"$build/build.log" 2>&1; then
 	tail -n 40 "$build/build.log" >&2
 	exit 1

@@ -16,11 +16,10 @@ unit=$2
 # Debian 12 as a user has it: systemd and udev, apt, the kernel and its
 # headers, dkms with a compiler, zram's generator, stress-ng; the rest is
 # what the test stages use (zramctl is in util-linux, ps in procps).  The
-# kernel is the point release's (suite bookworm), so that a newer ABI from
-# bookworm-security, when there is one, can be installed later in the test
-# and show DKMS building for a kernel installed after the package.
+# kernel is the newest the machine's sources have (bookworm-security's when
+# it is ahead of the point release), the one a user runs.
 pkgs="systemd systemd-sysv udev dbus apt kmod initramfs-tools
-linux-image-amd64/bookworm linux-headers-amd64/bookworm dkms build-essential
+linux-image-amd64 linux-headers-amd64 dkms build-essential
 systemd-zram-generator stress-ng procps e2fsprogs zstd"
 
 sources=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
@@ -74,7 +73,7 @@ mmdebstrap --quiet --variant=minbase --include="$(echo $pkgs | tr ' ' ,)" \
 	--customize-hook='chroot "$1" passwd -d root' \
 	bookworm "$tmp/root" "$tmp/debian.sources" >&2
 
-# Room for the module's build, a second kernel and its headers.
+# Room for the module's build and what the stages write.
 mkfs.ext4 -q -F -L zs-root -d "$tmp/root" "$tmp/root.img" 6G >&2
 mkdir -p "$dir"
 mv "$tmp/root.img" "$dir/root.img"
