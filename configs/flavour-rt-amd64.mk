@@ -12,3 +12,9 @@
 # local runs on a loaded host; the allocator is not involved.
 APPEND    += threadirqs noirqdebug
 GUEST_ENV += ZS_CONCURRENT_LOOPS=400000 ZS_HOTPLUG_PASSES=6
+# The suites that take locks under load: the API test with its concurrent
+# case and compaction, swap through zram, its writeback and recompression,
+# CPU hotplug under swap load, zswap.  SUITES= all of them.
+ifeq ($(SUITES),)
+SUITES := 20-zsmalloc-api 40-zram-swap 45-zram-writeback 55-lifecycle 60-zswap
+endif

@@ -124,13 +124,22 @@ merge_chain16_new() {
 # that make compiles only what differs.
 seed=
 if [ "$variant" = ours ]; then
+	# The series applied to this tree last time, kept in $src.patches: the
+	# same series on the same source leaves the tree, and the build, as
+	# they are (a check right after `make caches` builds nothing anew).
 	patches=$src.patches
-	"$top/scripts/make-patches.sh" "$tree" "$patches" >/dev/null
-	link_source
-	for p in "$patches"/*.patch; do
-		case $p in */0000-*) continue ;; esac # the cover letter
-		patch -d "$src" -p1 -s <"$p"
-	done
+	"$top/scripts/make-patches.sh" "$tree" "$patches.new" >/dev/null
+	if ! cmp -s "$tree/.zs-version" "$src/.zs-version" ||
+		! diff -r "$patches" "$patches.new" >/dev/null 2>&1; then
+		rm -rf "$patches"
+		link_source
+		for p in "$patches.new"/*.patch; do
+			case $p in */0000-*) continue ;; esac # the cover letter
+			patch -d "$src" -p1 -s <"$p"
+		done
+		mv "$patches.new" "$patches"
+	fi
+	rm -rf "$patches.new"
 	seed=$cache/$series/stock${option:+-$option}/build-$(key_of "$option")
 elif ! cmp -s "$tree/.zs-version" "$src/.zs-version"; then
 	link_source
