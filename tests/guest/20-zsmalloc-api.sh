@@ -30,7 +30,7 @@
 # ZS_CONCURRENT_LOOPS (GUEST_ENV) sets the operations per kthread of the
 # concurrent case (the module's default when unset); PREEMPT_RT runs it longer.
 # ZS_RANDOM_OPS sets the length of random_ops (the module's default, a short
-# run, when unset); make check-debug runs it longer.
+# run, when unset); DEBUG_GUEST_ENV can run it longer on the debug kernels.
 #
 # The module prints the seed it drew; to replay a run, boot with the same
 # module parameters, e.g. GUEST_ENV=ZS_TEST_PARAMS=seed=1234.
