@@ -18,3 +18,7 @@ GUEST_ENV += ZS_CONCURRENT_LOOPS=400000 ZS_HOTPLUG_PASSES=6
 ifeq ($(SUITES),)
 SUITES := 20-zsmalloc-api 40-zram-swap 45-zram-writeback 55-lifecycle 60-zswap
 endif
+# The longer hotplug run takes 6-7 minutes while kernels build beside it
+# (378 s in a cold CI run, whose suite then hit the default 400 s limit).
+SUITE_TIMEOUT := 900
+TIMEOUT := 2400
