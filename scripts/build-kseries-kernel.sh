@@ -139,7 +139,7 @@ if [ "$variant" = ours ]; then
 		done
 		mv "$patches.new" "$patches"
 	fi
-	rm -rf "$patches.new"
+	rm -rf "$patches.new" "$patches.new.git" # make-patches.sh's scratch repository
 	seed=$cache/$series/stock${option:+-$option}/build-$(key_of "$option")
 elif ! cmp -s "$tree/.zs-version" "$src/.zs-version"; then
 	link_source
