@@ -12,7 +12,7 @@
 #   ours     booted again: zram swap set up by systemd-zram-generator runs on
 #            our module; memory pressure through it and through zswap on our
 #            zpool, every byte checked; then apt removes the package
-#   stock    booted again: the stock module is back, zram swap still works
+#   stock    booted again: the stock module is back under zram swap
 #
 # Output follows the harness's protocol (tests/guest/init), judged by
 # tests/host/verdict.py: markers and one KTAP document on ttyS0, "failed"
@@ -197,7 +197,7 @@ stage_ours() {
 	ktap_plan 7
 	ktap_step "loaded zsmalloc is the DKMS build (srcversion, taint O)" running_is_ours
 	ktap_step "systemd-zram-generator's zram0 swap on it" zram_swap_from_generator
-	ktap_step "memhog 384 MiB through zram swap in 128 MiB, every byte checked" hog 384 128 3
+	ktap_step "memhog 192 MiB through zram swap in 64 MiB, every byte checked" hog 192 64 3
 	ktap_step "stress-ng --vm 2 x 96 MiB --verify in 64 MiB" stress_ng_vm
 	ktap_step "zswap on zpool zsmalloc (ours) over a swap disk" zswap_on_ours
 	ktap_step "memhog 192 MiB through zswap in 64 MiB, written back, every byte checked" zswap_hog
@@ -214,12 +214,13 @@ running_is_stock() {
 	running_is "$f" && ! grep -q O /sys/module/zsmalloc/taint
 }
 
+# No memory pressure here: that zram swap works on Debian's own allocator
+# is Debian's to test; what the package owes is that it is back.
 stage_stock() {
-	ktap_plan 4
+	ktap_plan 3
 	ktap_step "dkms knows no zsmalloc any more" dkms_forgot
 	ktap_step "systemd-zram-generator's zram0 swap" zram_swap_from_generator
 	ktap_step "loaded zsmalloc is the stock one" running_is_stock
-	ktap_step "memhog 192 MiB through zram swap in 64 MiB, every byte checked" hog 192 64 7
 	[ -n "$KTAP_BROKEN" ] || echo finished >$STATE/next
 }
 
