@@ -75,11 +75,12 @@ MODTREE     ?= $(if $(BOOT_ONLY),$(OUT)/modtree,$(CURDIR))
 override MODTREE := $(abspath $(MODTREE))
 DEBUG_CACHE ?= /var/cache/zsmalloc-debug-kernel
 DEBUG_OUT   ?= $(OUT)/debug
-# What the debug kernel's boot adds to GUEST_ENV.  The random API test runs
-# a quarter of its default length there: under TCG with KASAN and lockdep
-# an operation costs some 200 times what it does on Debian's kernels, which
-# run it whole (300000 operations took 16 minutes on 7.2 on a loaded host).
-DEBUG_GUEST_ENV ?= ZS_RANDOM_OPS=25000
+# What the debug kernel's boot adds to GUEST_ENV.  compact_latency, a
+# measurement that KASAN makes meaningless, samples beside one compaction
+# there, not up to 32: each round fills and frees 65536 objects, and on 7.2
+# with KASAN the ten rounds it took to gather its samples were 1290 of
+# suite 20's 1430 s on a busy host (the random test's 25000 operations 9 s).
+DEBUG_GUEST_ENV ?= ZS_LATENCY_ROUNDS=1
 # The suites the debug kernels run (SUITES= overrides): where KASAN,
 # lockdep and kmemleak see the allocator's own paths through its API test
 # (every call, compaction and migration under it, bad handles, random

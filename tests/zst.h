@@ -27,6 +27,7 @@ extern uint zst_threads;
 extern uint zst_loops;
 extern uint zst_thread_objects;
 extern uint zst_ops;
+extern uint zst_lat_rounds;
 extern uint zst_enomem_cap_mb;
 
 /* The seed actually used (the parameter, or a random one if it was 0). */

@@ -207,7 +207,8 @@ static unsigned long zst_lat_touch(struct zst_case_ctx *c, struct zs_pool *pool,
  * (on 7.x zs_malloc() + zs_obj_write(), printed under the same names)
  * (65536 objects of 100 bytes, three in four freed), round after round until
  * there are ZST_LAT_MIN_SAMPLES samples (a busy host may let a compaction end
- * before the sampler runs) or ZST_LAT_MAX_ROUNDS rounds.  Each round starts
+ * before the sampler runs) or zst_lat_rounds rounds (the lat_rounds
+ * parameter: a KASAN kernel, where a round took two minutes, runs one).  Each round starts
  * from an empty pool, so each compaction has the same work: refilling the
  * holes of the last round would leave the next one almost nothing to do.  The median, 99th
  * percentile and worst are printed, not judged: under TCG they also measure
@@ -216,7 +217,6 @@ static unsigned long zst_lat_touch(struct zst_case_ctx *c, struct zs_pool *pool,
  * frees pages meanwhile), to tell lock waits from page allocations.
  */
 #define ZST_LAT_MIN_SAMPLES	1000
-#define ZST_LAT_MAX_ROUNDS	32
 /* Pages in the longest zspage of any allocator (CONFIG_ZSMALLOC_CHAIN_SIZE). */
 #define ZST_LONGEST_CHAIN	16
 
@@ -238,7 +238,7 @@ void zst_case_compact_latency(struct zst_case_ctx *c)
 		c->skip = "cannot allocate test arrays or pool";
 		goto out;
 	}
-	for (r = 0; r < ZST_LAT_MAX_ROUNDS && nr < ZST_LAT_MIN_SAMPLES; r++) {
+	for (r = 0; r < max(zst_lat_rounds, 1U) && nr < ZST_LAT_MIN_SAMPLES; r++) {
 		if (!zst_lat_fragment(c, lat.pool, handles, n, size))
 			goto out;
 		task = zst_lat_start(c, &lat);

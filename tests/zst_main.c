@@ -130,6 +130,10 @@ uint zst_ops = 100000;
 module_param_named(ops, zst_ops, uint, 0444);
 MODULE_PARM_DESC(ops, "Operations in random_ops and random_ops_bad");
 
+uint zst_lat_rounds = 32;
+module_param_named(lat_rounds, zst_lat_rounds, uint, 0444);
+MODULE_PARM_DESC(lat_rounds, "Most compactions compact_latency samples beside (min 1)");
+
 uint zst_enomem_cap_mb;
 module_param_named(enomem_cap_mb, zst_enomem_cap_mb, uint, 0444);
 MODULE_PARM_DESC(enomem_cap_mb, "Stop enomem at this pool size in MiB (0: total RAM, i.e. run until failure)");
@@ -254,8 +258,8 @@ static int __init test_zsmalloc_init(void)
 	/* Without cases=, opt-in cases are listed as skipped; with it, only its own. */
 	ktap("1..%lu", all_shown ? (unsigned long)ARRAY_SIZE(zst_cases) :
 				   hweight_long(selected));
-	ktap("# test_zsmalloc: seed=%llu nr_objects=%u enomem_cap_mb=%u ops=%u",
-	     zst_seed, zst_nr_objects, zst_enomem_cap_mb, zst_ops);
+	ktap("# test_zsmalloc: seed=%llu nr_objects=%u enomem_cap_mb=%u ops=%u lat_rounds=%u",
+	     zst_seed, zst_nr_objects, zst_enomem_cap_mb, zst_ops, zst_lat_rounds);
 	ktap("# test_zsmalloc: threads=%u (online CPUs %u) loops=%u thread_objects=%u",
 	     zst_threads, num_online_cpus(), zst_loops, zst_thread_objects);
 

@@ -30,7 +30,8 @@
 # ZS_CONCURRENT_LOOPS (GUEST_ENV) sets the operations per kthread of the
 # concurrent case (the module's default when unset); PREEMPT_RT runs it longer.
 # ZS_RANDOM_OPS sets the length of random_ops (the module's default, a short
-# run, when unset); DEBUG_GUEST_ENV can run it longer on the debug kernels.
+# run, when unset).  ZS_LATENCY_ROUNDS caps the compactions compact_latency
+# samples beside (the debug kernels run one: see DEBUG_GUEST_ENV).
 #
 # The module prints the seed it drew; to replay a run, boot with the same
 # module parameters, e.g. GUEST_ENV=ZS_TEST_PARAMS=seed=1234.
@@ -52,6 +53,7 @@ cases=cases=default,compact_latency,compact_busy,random_ops
 params=
 [ -z "${ZS_CONCURRENT_LOOPS:-}" ] || params=loops=$ZS_CONCURRENT_LOOPS
 [ -z "${ZS_RANDOM_OPS:-}" ] || params="$params ops=$ZS_RANDOM_OPS"
+[ -z "${ZS_LATENCY_ROUNDS:-}" ] || params="$params lat_rounds=$ZS_LATENCY_ROUNDS"
 
 before=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
 compact_loop &
