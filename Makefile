@@ -213,7 +213,9 @@ check: deps
 		$(MAKE) --no-print-directory modversions; fi
 	-@$(MAKE) --no-print-directory boot
 	-@[ -n "$(BOOT_ONLY)" ] || $(MAKE) --no-print-directory selfcheck
-	@tests/host/summary.sh $(wildcard $(OUT)/counts/*) $(VMDIR)/counts $(if $(BOOT_ONLY),,$(OUT)/selfcheck/counts)
+	@tests/host/summary.sh $(addprefix $(OUT)/counts/,$(if $(BOOT_ONLY),,lint flavours) \
+		$(if $(filter ours,$(ZSMALLOC)),modversions)) \
+		$(VMDIR)/counts $(if $(BOOT_ONLY),,$(OUT)/selfcheck/counts)
 
 # The same suites on the debug kernel (kernel.env names its image, build
 # tree and modules), our modules built for it under $(DEBUG_OUT)/modtree.
