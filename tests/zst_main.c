@@ -93,6 +93,8 @@
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
@@ -266,6 +268,7 @@ static int __init test_zsmalloc_init(void)
 	for (i = 0; i < ARRAY_SIZE(zst_cases); i++) {
 		const struct zst_case *tc = &zst_cases[i];
 		struct zst_case_ctx c = { .name = tc->name };
+		u64 start;
 
 		if (!(selected & BIT(i))) {
 			if (!all_shown)
@@ -279,11 +282,15 @@ static int __init test_zsmalloc_init(void)
 		c.seed = zst_seed + i;
 		prandom_seed_state(&c.rnd, c.seed);
 		c.scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
+		start = ktime_get_ns();
 		if (c.scratch)
 			tc->run(&c);
 		else
 			c.skip = "cannot allocate a scratch page";
 		kfree(c.scratch);
+		/* Where a slow kernel (KASAN, TCG) spends a suite's time. */
+		ktap("# %s: %llu ms", tc->name,
+		     div_u64(ktime_get_ns() - start, NSEC_PER_MSEC));
 		nr++;
 		if (c.failures) {
 			failed++;
