@@ -75,12 +75,20 @@ MODTREE     ?= $(if $(BOOT_ONLY),$(OUT)/modtree,$(CURDIR))
 override MODTREE := $(abspath $(MODTREE))
 DEBUG_CACHE ?= /var/cache/zsmalloc-debug-kernel
 DEBUG_OUT   ?= $(OUT)/debug
-# What the debug kernel's boot adds to GUEST_ENV.  compact_latency, a
-# measurement that KASAN makes meaningless, samples beside one compaction
-# there, not up to 32: each round fills and frees 65536 objects, and on 7.2
-# with KASAN the ten rounds it took to gather its samples were 1290 of
-# suite 20's 1430 s on a busy host (the random test's 25000 operations 9 s).
-DEBUG_GUEST_ENV ?= ZS_LATENCY_ROUNDS=1
+# What the debug kernel's boot adds to GUEST_ENV: the longest runs on a
+# quarter or so of their objects, operations and swap traffic.  KASAN and
+# lockdep see every path on the first thousand objects; the length is for
+# races and fill patterns, which the other kernels run in full.  On 7.2
+# with KASAN, beside two kernel builds, the full lengths took: suite 20's
+# concurrent case (2 x 100000 operations) 296 s and fill_free_compact
+# (16384 objects) 107 s of its 601 s; suite 40 (memhog 144 MiB in 48) 512 s.
+# compact_latency, a measurement that KASAN makes meaningless, samples
+# beside one compaction, not up to 32 (each fills and frees 65536 objects:
+# ten rounds were 1290 of suite 20's 1430 s on a busy host).
+DEBUG_GUEST_ENV ?= ZS_LATENCY_ROUNDS=1 ZS_CONCURRENT_LOOPS=25000 \
+		   ZS_TEST_PARAMS=nr_objects=4096 \
+		   ZS_SWAP_HOG_MIB=64 ZS_SWAP_LIMIT_MIB=32 \
+		   ZS_ZSWAP_HOG_MIB=64 ZS_ZSWAP_LIMIT_MIB=32
 # The suites the debug kernels run (SUITES= overrides): where KASAN,
 # lockdep and kmemleak see the allocator's own paths through its API test
 # (every call, compaction and migration under it, bad handles, random
