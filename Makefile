@@ -86,7 +86,7 @@ DEBUG_OUT   ?= $(OUT)/debug
 # beside one compaction, not up to 32 (each fills and frees 65536 objects:
 # ten rounds were 1290 of suite 20's 1430 s on a busy host).
 DEBUG_GUEST_ENV ?= ZS_LATENCY_ROUNDS=1 ZS_CONCURRENT_LOOPS=25000 \
-		   ZS_TEST_PARAMS=nr_objects=4096 \
+		   ZS_NR_OBJECTS=4096 \
 		   ZS_SWAP_HOG_MIB=64 ZS_SWAP_LIMIT_MIB=32 \
 		   ZS_ZSWAP_HOG_MIB=64 ZS_ZSWAP_LIMIT_MIB=32
 # The suites the debug kernels run (SUITES= overrides): where KASAN,

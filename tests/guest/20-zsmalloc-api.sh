@@ -30,8 +30,11 @@
 # ZS_CONCURRENT_LOOPS (GUEST_ENV) sets the operations per kthread of the
 # concurrent case (the module's default when unset); PREEMPT_RT runs it longer.
 # ZS_RANDOM_OPS sets the length of random_ops (the module's default, a short
-# run, when unset).  ZS_LATENCY_ROUNDS caps the compactions compact_latency
-# samples beside (the debug kernels run one: see DEBUG_GUEST_ENV).
+# run, when unset), ZS_NR_OBJECTS fill_free_compact's object count.
+# ZS_LATENCY_ROUNDS caps the compactions compact_latency samples beside.
+# The debug kernels set ZS_CONCURRENT_LOOPS, ZS_NR_OBJECTS and
+# ZS_LATENCY_ROUNDS lower (see DEBUG_GUEST_ENV), leaving
+# ZS_TEST_PARAMS to the caller.
 #
 # The module prints the seed it drew; to replay a run, boot with the same
 # module parameters, e.g. GUEST_ENV=ZS_TEST_PARAMS=seed=1234.
@@ -53,6 +56,7 @@ cases=cases=default,compact_latency,compact_busy,random_ops
 params=
 [ -z "${ZS_CONCURRENT_LOOPS:-}" ] || params=loops=$ZS_CONCURRENT_LOOPS
 [ -z "${ZS_RANDOM_OPS:-}" ] || params="$params ops=$ZS_RANDOM_OPS"
+[ -z "${ZS_NR_OBJECTS:-}" ] || params="$params nr_objects=$ZS_NR_OBJECTS"
 [ -z "${ZS_LATENCY_ROUNDS:-}" ] || params="$params lat_rounds=$ZS_LATENCY_ROUNDS"
 
 before=$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
