@@ -32,8 +32,8 @@
 # ZS_RANDOM_OPS sets the length of random_ops (the module's default, a short
 # run, when unset), ZS_NR_OBJECTS fill_free_compact's object count.
 # ZS_LATENCY_ROUNDS caps the compactions compact_latency samples beside.
-# The debug kernels set ZS_CONCURRENT_LOOPS, ZS_NR_OBJECTS and
-# ZS_LATENCY_ROUNDS lower (see DEBUG_GUEST_ENV), leaving
+# The debug kernels set ZS_CONCURRENT_LOOPS, ZS_NR_OBJECTS, ZS_RANDOM_OPS
+# and ZS_LATENCY_ROUNDS lower (see DEBUG_GUEST_ENV), leaving
 # ZS_TEST_PARAMS to the caller.
 #
 # The module prints the seed it drew; to replay a run, boot with the same
