@@ -3,6 +3,7 @@
  * Getting at objects, for the object API (obj.c): finding a handle's object,
  * checking that the handle names a live one, pinning its zspage so that
  * neither compaction nor migration moves it, and copying objects in pieces.
+ * What every call of the API does first is inline, in zs_internal.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,79 +12,14 @@
 #include "zs_internal.h"
 
 /**
- * zs_handle_zspage - find the zspage holding the object of a handle
- * @class: the class the handle's size names, locked
- * @handle: the handle
- * @locp: set to the object's location word
- * @idxp: set to the object's index in its zspage, unless NULL
- *
- * Checks what can be checked cheaply: that the slot points at a page of ours,
- * of @class, whose back-reference names this handle.
- *
- * Context: class->lock held, or the object's zspage pinned.
- * Return: the zspage, or NULL for a handle that names no live object.
- */
-struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
-				unsigned long *locp, unsigned int *idxp)
-{
-	unsigned long loc = READ_ONCE(*(unsigned long *)handle);
-	struct zspage *zspage;
-	struct page *page;
-	unsigned int idx;
-
-	if (loc == ZS_LOC_FREED || !pfn_valid(loc >> ZS_LOC_TAIL_BITS))
-		return NULL;
-	page = zs_loc_page(loc);
-	if (!zs_page_is_ours(page))
-		return NULL;
-	zspage = page_zspage(page);
-	if (zspage->class != class)
-		return NULL;
-	idx = zspage_obj_index(zspage, page, zs_loc_offset(loc));
-	if (idx >= class->objs_per_zspage ||
-	    zspage_refs(zspage)[idx] != (handle | ZS_REF_ALLOCATED))
-		return NULL;
-	*locp = loc;
-	if (idxp)
-		*idxp = idx;
-	return zspage;
-}
-
-/**
- * zs_obj_pin - find a handle's object and pin its zspage
- * @pool: the pool
- * @handle: the handle
- * @locp: set to the object's location word, stable until zs_obj_unpin()
- *
- * Context: process context; takes the class lock.
- * Return: the pinned zspage, or NULL for a handle that names no live object.
- */
-struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
-			  unsigned long *locp)
-{
-	struct size_class *class = zs_handle_class(pool, handle);
-	struct zspage *zspage;
-
-	if (!class)	/* no handle at all: the API's caller reports it */
-		return NULL;
-	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, locp, NULL);
-	if (zspage)
-		atomic_inc(&zspage->pinned);
-	spin_unlock(&class->lock);
-	return zspage;
-}
-
-/**
  * zs_obj_find_pinned - find the object of a handle pinned by zs_obj_pin()
  * @pool: the pool
  * @handle: the handle
  * @locp: set to the object's location word
  *
  * The pin keeps the object where it is, so no lock is taken.  A handle that
- * zs_obj_pin() refused is checked again as it was there; only if its caller
- * also freed or moved the object meanwhile (a use after free) can the check
- * read a zspage being freed.
+ * zs_obj_pin() refused names no object here either, nor does one whose
+ * object its caller freed meanwhile (a use after free).
  *
  * Context: process context.
  * Return: its zspage, or NULL for a handle that names no live object.
@@ -91,11 +27,13 @@ struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
 struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 				  unsigned long *locp)
 {
-	struct size_class *class = zs_handle_class(pool, handle);
+	struct size_class *class;
+	unsigned long *slot;
 
+	class = zs_handle_class(pool, handle, &slot);
 	if (!class)
 		return NULL;
-	return zs_handle_zspage(class, handle, locp, NULL);
+	return zs_handle_zspage(pool, handle, slot, locp, NULL);
 }
 
 /**

@@ -84,7 +84,8 @@ static void zs_pick_chain(unsigned int size, struct zs_geometry *geo)
 	geo->pages = best_pages;
 	geo->objs = best_pages * PAGE_SIZE / size;
 	geo->refs_offset = struct_size((struct zspage *)NULL, pages, geo->pages);
-	geo->map_offset = geo->refs_offset + geo->objs * sizeof(unsigned long);
+	geo->map_offset = ALIGN(geo->refs_offset + geo->objs * sizeof(u32),
+				sizeof(unsigned long));
 	geo->users_offset = geo->map_offset +
 			    BITS_TO_LONGS(geo->objs) * sizeof(unsigned long);
 	geo->desc_bytes = ALIGN(geo->users_offset + geo->pages,

@@ -42,15 +42,15 @@ static void zspage_move_slots(struct zspage *zspage, unsigned int i)
 	unsigned int first = DIV_ROUND_UP(i * PAGE_SIZE, size);
 	unsigned int end = min_t(unsigned int, zspage->class->objs_per_zspage,
 				 DIV_ROUND_UP((i + 1) * PAGE_SIZE, size));
-	unsigned long *refs = zspage_refs(zspage);
+	struct zs_handles *handles = &zspage->class->pool->handles;
+	u32 *refs = zspage_refs(zspage);
 	struct page *page = zspage->pages[i];
 	unsigned int idx = first;
 
 	for_each_set_bit_from(idx, zspage_map(zspage), end) {
-		unsigned long *slot, loc;
+		unsigned long *slot = zs_handle_loc(handles, refs[idx]);
+		unsigned long loc = READ_ONCE(*slot);
 
-		slot = (unsigned long *)(refs[idx] & ZS_REF_HANDLE_MASK);
-		loc = READ_ONCE(*slot);
 		WRITE_ONCE(*slot, zs_loc(page, zs_loc_offset(loc),
 					 zs_loc_size(loc)));
 	}

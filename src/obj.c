@@ -99,7 +99,7 @@ void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
 
 	if (handle_mem == zs_obj_zeroes())
 		return;
-	loc = READ_ONCE(*(unsigned long *)handle);
+	loc = READ_ONCE(*zs_handle_loc(&pool->handles, zs_handle_index(handle)));
 	if (!zs_loc_spans(loc))
 		kunmap_local(handle_mem);
 	zs_obj_unpin(page_zspage(zs_loc_page(loc)));
@@ -180,15 +180,15 @@ EXPORT_SYMBOL_GPL(zs_obj_read_sg_end);
 void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		  void *handle_mem, size_t mem_len)
 {
+	unsigned long loc, *slot;
 	struct size_class *class;
 	struct zspage *zspage;
-	unsigned long loc;
 
-	class = zs_handle_class(pool, handle);
+	class = zs_handle_class(pool, handle, &slot);
 	if (WARN_ON_ONCE(!class))
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, NULL);
+	zspage = zs_handle_zspage(pool, handle, slot, &loc, NULL);
 	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))
 		zs_obj_pieces(loc, handle_mem, true);
 	spin_unlock(&class->lock);

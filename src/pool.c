@@ -29,12 +29,15 @@
  * flagged MovableOps, so that the kernel's memory compaction can migrate it
  * through our movable_operations (migrate.c).
  *
- * A handle is the address of a word (the slot) taken from a slab cache.  The
- * slot holds the object's location: the pfn of the page it starts on, its
- * offset in that page, and the size the caller asked for.  Compaction and
- * migration move objects and rewrite the slot, so handles stay valid.  The
- * size part of the slot never changes, so it names the object's class without
- * any lock; the class lock then makes the rest of the slot stable.
+ * A handle is an index into the pool's table of handles (handle.c) and the
+ * generation of that entry.  The entry holds the object's location: the pfn
+ * of the page it starts on, its offset in that page, and the size the caller
+ * asked for.  Compaction and migration move objects and rewrite the entry, so
+ * handles stay valid.  Freeing an object moves its entry's generation on, so
+ * that a handle freed, stale or made up is told from a live one exactly.  The
+ * size part of the entry never changes while the object lives, so it names
+ * the object's class without any lock; the class lock then makes the rest of
+ * the entry stable.
  *
  * Each class keeps its zspages in fullness groups of 10% steps (class.c);
  * allocation takes the first zspage of the fullest group that has room, and
@@ -48,7 +51,8 @@
  *
  * Files: pool.c (this: the API, pools, allocation), class.c (size classes:
  * geometry, fullness groups), zspage.c (objects and pages in a zspage),
- * access.c (from handle to object, pins), obj.c (reads and writes),
+ * handle.c (the table of handles), access.c (from handle to object, pins),
+ * obj.c (reads and writes),
  * compact.c, shrinker.c, migrate.c, stats.c (debugfs), module.c.
  *
  * Lock order
@@ -58,10 +62,14 @@
  *   2. size_class->lock
  *   3. zs_pool->free_lock
  *
+ *   Apart: a CPU's list of free handle indices (local lock), then
+ *   zs_pool->handles.lock; never under a class lock.
+ *
  *   size_class->lock protects the class's lists, counters and zspages (see
- *   struct zspage), and the handle slots of the class's objects: a slot is
- *   written only under it.  zs_pool->free_lock protects the deferred-free
- *   list.  No lock is assumed to disable preemption (on PREEMPT_RT spinlocks
+ *   struct zspage), and the handle entries of the class's objects: a live
+ *   entry is written only under it.  zs_pool->free_lock protects the
+ *   deferred-free list; zs_pool->handles.lock the free handle entries.
+ *   No lock is assumed to disable preemption (on PREEMPT_RT spinlocks
  *   sleep), and none is held across a read: a reader holds a pin.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -74,9 +82,6 @@
 #include <linux/vmstat.h>
 
 #include "zs_internal.h"
-
-/* Handle slots: one word each (see the design comment). */
-static struct kmem_cache *zs_handle_cache;
 
 /* Metadata is never highmem nor movable, whatever the pages may be. */
 static gfp_t zs_meta_gfp(gfp_t gfp)
@@ -149,30 +154,29 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
 	struct size_class *class;
 	struct zspage *zspage;
-	unsigned long *slot;
 	unsigned int idx;
+	u32 handle_idx;
 
 	if (unlikely(!size))
 		return (unsigned long)ERR_PTR(-EINVAL);
 	if (unlikely(size > PAGE_SIZE))
 		return (unsigned long)ERR_PTR(-ENOSPC);
 
-	slot = kmem_cache_alloc(zs_handle_cache, zs_meta_gfp(gfp));
-	if (!slot)
+	handle_idx = zs_handle_get(&pool->handles, zs_meta_gfp(gfp));
+	if (!handle_idx)
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = zs_class_of(pool, size);
 	zspage = class_find_room(pool, class, gfp, nid, spare, &idx);
 	if (likely(zspage))
-		zspage_alloc_obj(pool, zspage, idx, (unsigned long)slot, size,
-				 spare);
+		zspage_alloc_obj(pool, zspage, idx, handle_idx, size, spare);
 	spin_unlock(&class->lock);
 	zs_spare_drop(spare);
 	if (unlikely(!zspage)) {
-		kmem_cache_free(zs_handle_cache, slot);
+		zs_handle_put(&pool->handles, handle_idx);
 		return (unsigned long)ERR_PTR(-ENOMEM);
 	}
-	return (unsigned long)slot;
+	return zs_handle_of(&pool->handles, handle_idx);
 }
 EXPORT_SYMBOL_GPL(zs_malloc);
 
@@ -189,17 +193,19 @@ EXPORT_SYMBOL_GPL(zs_malloc);
  */
 void zs_free(struct zs_pool *pool, unsigned long handle)
 {
+	unsigned long loc, *slot;
 	struct size_class *class;
 	struct zspage *zspage;
-	unsigned long loc;
 	unsigned int idx;
 	bool empty;
 
-	class = zs_handle_class(pool, handle);
-	if (!class)
+	if (IS_ERR_OR_NULL((void *)handle))
+		return;
+	class = zs_handle_class(pool, handle, &slot);
+	if (WARN_ON_ONCE(!class))
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(class, handle, &loc, &idx);
+	zspage = zs_handle_zspage(pool, handle, slot, &loc, &idx);
 	if (WARN_ON_ONCE(!zspage)) {
 		spin_unlock(&class->lock);
 		return;
@@ -209,7 +215,7 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 
 	if (empty)
 		zspage_free(pool, zspage);
-	kmem_cache_free(zs_handle_cache, (void *)handle);
+	zs_handle_put(&pool->handles, zs_handle_index(handle));
 }
 EXPORT_SYMBOL_GPL(zs_free);
 
@@ -279,14 +285,9 @@ static void zspage_drain(struct zs_pool *pool, struct zspage *zspage)
 {
 	unsigned int idx;
 
+	/* The handles go with the pool's table (zs_handles_destroy()). */
 	for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
-		unsigned long handle = zspage_refs(zspage)[idx] &
-				       ZS_REF_HANDLE_MASK;
-		/* zspage_free_obj() still writes the slot: release it after. */
-		bool empty = zspage_free_obj(pool, zspage, idx);
-
-		kmem_cache_free(zs_handle_cache, (void *)handle);
-		if (empty)
+		if (zspage_free_obj(pool, zspage, idx))
 			return;
 	}
 	/* Made, but its first allocation failed: it never held an object. */
@@ -366,6 +367,8 @@ struct zs_pool *zs_create_pool(const char *name)
 	pool->name = kstrdup(name, GFP_KERNEL);
 	if (!pool->name)
 		goto free_pool;
+	if (zs_handles_init(&pool->handles))
+		goto free_name;
 	if (pool_create_classes(pool))
 		goto destroy_classes;
 	if (zs_shrinker_register(pool))
@@ -376,6 +379,8 @@ struct zs_pool *zs_create_pool(const char *name)
 
 destroy_classes:
 	pool_destroy_classes(pool);
+	zs_handles_destroy(&pool->handles);
+free_name:
 	kfree(pool->name);
 free_pool:
 	kfree(pool);
@@ -397,6 +402,7 @@ void zs_destroy_pool(struct zs_pool *pool)
 	zs_pool_debugfs_remove(pool);
 	zs_shrinker_unregister(pool);
 	pool_destroy_classes(pool);
+	zs_handles_destroy(&pool->handles);
 	kfree(pool->name);
 	kfree(pool);
 }
@@ -404,7 +410,7 @@ EXPORT_SYMBOL_GPL(zs_destroy_pool);
 
 /**
  * zs_setup - set up what every pool shares: size class geometry, migration,
- *	handle slots, statistics
+ *	statistics
  *
  * Context: module init.
  * Return: 0 or -errno.
@@ -415,32 +421,21 @@ int zs_setup(void)
 
 	/* The location word must hold any pfn, offset and size. */
 	BUILD_BUG_ON(MAX_POSSIBLE_PHYSMEM_BITS - PAGE_SHIFT >
-		     BITS_PER_LONG - ZS_LOC_TAIL_BITS);
+		     BITS_PER_LONG - 1 - ZS_LOC_TAIL_BITS);
 	/* Object counts fit in zspage->inuse. */
 	BUILD_BUG_ON(ZS_MAX_PAGES_PER_ZSPAGE * PAGE_SIZE / ZS_MIN_ALLOC_SIZE >
 		     U16_MAX);
 	/* The objects lying on one page fit in its u8 counter. */
 	BUILD_BUG_ON(PAGE_SIZE / ZS_MIN_ALLOC_SIZE + 1 > U8_MAX);
-	/* Handles are word aligned, leaving the low bit for ZS_REF_ALLOCATED. */
-	BUILD_BUG_ON(sizeof(unsigned long) <= ZS_REF_ALLOCATED);
-
 	err = zs_geometry_init();
 	if (err)
 		return err;
 	err = zs_migrate_init();
 	if (err)
 		goto exit_geometry;
-	zs_handle_cache = kmem_cache_create("zs_handle", sizeof(unsigned long),
-					    0, 0, NULL);
-	if (!zs_handle_cache) {
-		err = -ENOMEM;
-		goto exit_migrate;
-	}
 	zs_stats_init();
 	return 0;
 
-exit_migrate:
-	zs_migrate_exit();
 exit_geometry:
 	zs_geometry_exit();
 	return err;
@@ -454,7 +449,6 @@ exit_geometry:
 void zs_teardown(void)
 {
 	zs_stats_exit();
-	kmem_cache_destroy(zs_handle_cache);
 	zs_migrate_exit();
 	zs_geometry_exit();
 }

@@ -58,7 +58,7 @@ static int zs_classes_show(struct seq_file *s, void *unused)
 {
 	struct zs_pool *pool = s->private;
 	unsigned long total_pages = 0, total_used = 0, total_bytes = 0;
-	unsigned long total_meta = 0;
+	unsigned long total_meta = 0, table;
 	unsigned int i;
 	int group;
 
@@ -74,9 +74,8 @@ static int zs_classes_show(struct seq_file *s, void *unused)
 		unsigned long meta;
 
 		class_stats_read(class, &st);
-		/* Outside the pages: descriptors and handle slots. */
-		meta = st.zspages * class->desc_bytes +
-		       st.objs_used * sizeof(unsigned long);
+		/* Outside the pages: the class's descriptors. */
+		meta = st.zspages * class->desc_bytes;
 		/* Half full and fuller is "almost full", as in the stock module. */
 		seq_printf(s, " %5u %5u %11lu %12lu %13lu %10lu %10lu %16u %8lu %12lu %12lu %10lu ",
 			   zs_size_index(class->size), class->size,
@@ -94,9 +93,10 @@ static int zs_classes_show(struct seq_file *s, void *unused)
 		total_bytes += st.bytes_requested;
 		total_meta += meta;
 	}
-	seq_printf(s, " Total objects %lu, pages %lu, requested %lu bytes, held %lu bytes, metadata %lu bytes\n",
+	table = zs_handles_bytes(&pool->handles);
+	seq_printf(s, " Total objects %lu, pages %lu, requested %lu bytes, held %lu bytes, handle table %lu bytes, metadata %lu bytes\n",
 		   total_used, total_pages, total_bytes, total_pages * PAGE_SIZE,
-		   total_meta);
+		   table, total_meta + table);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(zs_classes);

@@ -40,35 +40,87 @@
 #define ZS_NR_GROUPS		(ZS_FULL_GROUP + 1)
 
 /*
- * The location word kept in a handle slot:
+ * The location word kept in a handle's entry (handle.c):
  *
- *   | pfn of the page the object starts on | offset / 16 | size - 1 |
- *     BITS_PER_LONG - ZS_LOC_TAIL_BITS       PAGE_SHIFT-4  PAGE_SHIFT
+ *   | 0 | pfn of the page the object starts on | offset / 16 | size - 1 |
+ *         BITS_PER_LONG - 1 - ZS_LOC_TAIL_BITS   PAGE_SHIFT-4  PAGE_SHIFT
  *
  * The requested size never changes during the life of a handle, so its size
- * class can be read from the slot without a lock; pfn and offset change when
+ * class can be read from the entry without a lock; pfn and offset change when
  * compaction or migration moves the object, under the class lock.
  */
 #define ZS_LOC_SIZE_BITS	PAGE_SHIFT
 #define ZS_LOC_OFFSET_BITS	(PAGE_SHIFT - ZS_CLASS_DELTA_SHIFT)
 #define ZS_LOC_TAIL_BITS	(ZS_LOC_SIZE_BITS + ZS_LOC_OFFSET_BITS)
-/* Written into a slot when its object is freed: pfn all ones is no page. */
-#define ZS_LOC_FREED		(~0UL)
+/* Set in the location word of a free entry, never in a live one. */
+#define ZS_LOC_FREED		BIT(BITS_PER_LONG - 1)
 
 /*
- * A zspage's back-reference array has one word per object: for an allocated
- * object its handle with ZS_REF_ALLOCATED set (handles are word aligned), 0
- * for a free one.  A bitmap beside it says which objects are allocated, so
- * that allocation takes the lowest free index: objects fill a zspage in page
- * order, and with on-demand backing its pages are attached front to back.
+ * A zspage's back-reference array has one u32 per object: the handle index
+ * (handle.c) of an allocated object, 0 for a free one.  A bitmap beside it
+ * says which objects are allocated, so that allocation takes the lowest free
+ * index: objects fill a zspage in page order, and with on-demand backing its
+ * pages are attached front to back.
  */
-#define ZS_REF_ALLOCATED	1UL
-#define ZS_REF_HANDLE_MASK	(~ZS_REF_ALLOCATED)
 
 /* zspage->flags */
 #define ZS_ZSPAGE_DYING		BIT(0)	/* empty, off the lists, being freed */
 
 struct size_class;
+struct zs_handle_cpu;
+
+/* Free handle indices a CPU keeps, and moves to or from its pool at once. */
+#define ZS_HANDLE_CPU_MAX	64
+#define ZS_HANDLE_BATCH		(ZS_HANDLE_CPU_MAX / 2)
+
+/* Entries of a chunk of the handle table: a page of location words. */
+#define ZS_HANDLE_CHUNK_SHIFT	(PAGE_SHIFT - 3)
+#define ZS_HANDLES_PER_CHUNK	BIT(ZS_HANDLE_CHUNK_SHIFT)
+
+/**
+ * struct zs_handle_chunk - ZS_HANDLES_PER_CHUNK entries of a handle table
+ * @loc: their location words, a page; a free entry's holds ZS_LOC_FREED and
+ *	the index of the next free entry (0: none)
+ * @gen: their generations, half a page: an even chunk's the first half of
+ *	a page, the chunk after it the second
+ */
+struct zs_handle_chunk {
+	unsigned long *loc;
+	u32 *gen;
+};
+
+/**
+ * struct zs_handle_dir - the chunks of a handle table
+ * @older: the directory this one replaced, kept until the pool goes
+ * @nr: chunks it has room for
+ * @chunk: the chunks, of which the first limit / ZS_HANDLES_PER_CHUNK are
+ *	there
+ */
+struct zs_handle_dir {
+	struct zs_handle_dir *older;
+	unsigned int nr;
+	struct zs_handle_chunk chunk[];
+};
+
+/**
+ * struct zs_handles - a pool's table of handles (handle.c)
+ * @dir: the chunks of entries; replaced (and the old one kept) as it grows
+ * @limit: entries in the chunks: the indices below it exist
+ * @unused: the entries from here to @limit have never been handed out
+ * @free: first entry of the list of free entries, 0 if none
+ * @seed: where the generations of the table's entries start
+ * @lock: protects the fields above but @dir's readers, and the list
+ * @cpu: free indices kept per CPU
+ */
+struct zs_handles {
+	struct zs_handle_dir *dir;
+	u32 limit;
+	u32 unused;
+	u32 free;
+	u32 seed;
+	spinlock_t lock;	/* see above */
+	struct zs_handle_cpu __percpu *cpu;
+};
 
 /**
  * struct zspage - descriptor of one zspage (a chain of order-0 pages)
@@ -82,7 +134,7 @@ struct size_class;
  * @free_link: link in the pool's deferred-free list
  * @pages: the pages of the chain; with on-demand backing, NULL where no
  *	object lies yet.  After them come, at offsets the class records, one
- *	back-reference word per object, the allocation bitmap, and one byte per
+ *	back-reference (u32) per object, the allocation bitmap, and one byte per
  *	page counting the objects that lie (wholly or partly) on it.
  *
  * @class->lock protects all fields but @class, @pinned and @free_link, and
@@ -163,6 +215,7 @@ struct size_class {
  * @free_list: zspages whose pages could not be locked at once
  * @free_work: frees the zspages on @free_list, where it may sleep
  * @debugfs_dir: zsmalloc/<name> in debugfs
+ * @handles: the handles of the pool's objects
  */
 struct zs_pool {
 	const char *name;
@@ -178,6 +231,7 @@ struct zs_pool {
 	struct list_head free_list;
 	struct work_struct free_work;
 	struct dentry *debugfs_dir;
+	struct zs_handles handles;
 };
 #endif /* __GENKSYMS__ */
 
@@ -224,21 +278,7 @@ static inline struct size_class *zs_class_of(struct zs_pool *pool, size_t size)
 	return pool->class_of_size[zs_size_index(size)];
 }
 
-/*
- * The class a handle's location word names, to be locked before the handle
- * is checked (zs_handle_zspage()); NULL for 0 or an error value, which no
- * zs_malloc() returns and no caller may dereference.
- */
-static inline struct size_class *zs_handle_class(struct zs_pool *pool,
-						 unsigned long handle)
-{
-	if (IS_ERR_OR_NULL((void *)handle))
-		return NULL;
-	/* Any word gives a size of 1..PAGE_SIZE, so some class of @pool. */
-	return zs_class_of(pool, zs_loc_size(READ_ONCE(*(unsigned long *)handle)));
-}
-
-static inline unsigned long *zspage_refs(struct zspage *zspage)
+static inline u32 *zspage_refs(struct zspage *zspage)
 {
 	return (void *)zspage + zspage->class->refs_offset;
 }
@@ -304,6 +344,106 @@ static inline unsigned int zspage_obj_index(struct zspage *zspage,
 	       zspage->class->size;
 }
 
+/* handle.c */
+int zs_handles_init(struct zs_handles *handles);
+void zs_handles_destroy(struct zs_handles *handles);
+unsigned long zs_handles_bytes(struct zs_handles *handles);
+u32 zs_handle_get(struct zs_handles *handles, gfp_t gfp);
+void zs_handle_put(struct zs_handles *handles, u32 idx);
+
+/*
+ * Looking entries up is inline: every call of the API does it, most twice.
+ * The chunk of an index in the table: @idx below its limit.
+ */
+static inline struct zs_handle_chunk *zs_handle_chunk(struct zs_handles *handles,
+						      u32 idx)
+{
+	return &READ_ONCE(handles->dir)->chunk[idx >> ZS_HANDLE_CHUNK_SHIFT];
+}
+
+/* An index's position in its chunk. */
+static inline unsigned int zs_handle_pos(u32 idx)
+{
+	return idx & (ZS_HANDLES_PER_CHUNK - 1);
+}
+
+/* The index part of a handle. */
+static inline u32 zs_handle_index(unsigned long handle)
+{
+	return lower_32_bits(handle);
+}
+
+/* The location word of an index in use (given, not yet put back). */
+static inline unsigned long *zs_handle_loc(struct zs_handles *handles, u32 idx)
+{
+	return &zs_handle_chunk(handles, idx)->loc[zs_handle_pos(idx)];
+}
+
+/* The handle naming an index in use, in the entry's generation now. */
+static inline unsigned long zs_handle_of(struct zs_handles *handles, u32 idx)
+{
+	u32 gen = READ_ONCE(zs_handle_chunk(handles, idx)->gen[zs_handle_pos(idx)]);
+
+	return (unsigned long)gen << 32 | idx;
+}
+
+/**
+ * zs_handle_lookup - the location word of a handle, if it names an object
+ * @handles: the pool's table
+ * @handle: any value
+ *
+ * Without the class lock the answer may be out of date by the time it is
+ * used: the caller takes the lock of the class the word names, and looks up
+ * again under it.
+ *
+ * Context: any context but interrupt.
+ * Return: a pointer to the location word, or NULL if @handle names no entry
+ * in use, or one of another generation.
+ */
+static inline unsigned long *zs_handle_lookup(struct zs_handles *handles,
+					      unsigned long handle)
+{
+	u32 idx = zs_handle_index(handle);
+	unsigned int pos = zs_handle_pos(idx);
+	struct zs_handle_chunk *chunk;
+
+	/* The acquire orders the directory and chunk after the limit. */
+	if (!idx || idx >= smp_load_acquire(&handles->limit))
+		return NULL;
+	chunk = zs_handle_chunk(handles, idx);
+	if (READ_ONCE(chunk->gen[pos]) != upper_32_bits(handle) ||
+	    READ_ONCE(chunk->loc[pos]) & ZS_LOC_FREED)
+		return NULL;
+	return &chunk->loc[pos];
+}
+
+/*
+ * Whether the entry of @handle is still of its generation: its object was
+ * not freed since a lookup found it.
+ */
+static inline bool zs_handle_current(struct zs_handles *handles,
+				     unsigned long handle)
+{
+	u32 idx = zs_handle_index(handle);
+
+	return READ_ONCE(zs_handle_chunk(handles, idx)->gen[zs_handle_pos(idx)]) ==
+	       upper_32_bits(handle);
+}
+
+/*
+ * Marks the entry of a freed object free: its handle names nothing from now
+ * on.  zs_handle_put() gives the index back once the class lock is dropped.
+ * Context: the lock of the class the object was in held.
+ */
+static inline void zs_handle_retire(struct zs_handles *handles, u32 idx)
+{
+	struct zs_handle_chunk *chunk = zs_handle_chunk(handles, idx);
+	unsigned int pos = zs_handle_pos(idx);
+
+	WRITE_ONCE(chunk->loc[pos], ZS_LOC_FREED);
+	WRITE_ONCE(chunk->gen[pos], chunk->gen[pos] + 1);
+}
+
 /* class.c */
 extern unsigned int zs_max_pages_per_zspage;
 extern bool zs_ondemand;
@@ -324,11 +464,8 @@ unsigned long zs_pool_freeable_pages(struct zs_pool *pool);
 /* zspage.c */
 struct zspage *zspage_create(struct zs_pool *pool, struct size_class *class,
 			     gfp_t gfp, int nid);
-void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
-		       unsigned int *first, unsigned int *last);
-unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx);
 void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
-		      unsigned int idx, unsigned long handle, size_t size,
+		      unsigned int idx, u32 handle_idx, size_t size,
 		      struct page **spare);
 void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
 		     unsigned int dst_idx, struct page **spare,
@@ -338,18 +475,153 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
 bool zspage_release(struct zspage *zspage);
 void zspage_free(struct zs_pool *pool, struct zspage *zspage);
 void zs_free_work(struct work_struct *work);
-unsigned int zspage_first_free(struct zspage *zspage);
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size);
 int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid);
 void zs_spare_drop(struct page **spare);
 
+/* Inline: allocation and compaction ask these of every slot they fill. */
+/* The pages (first and last index) that object slot @idx lies on. */
+static inline void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
+				     unsigned int *first, unsigned int *last)
+{
+	unsigned int size = zspage->class->size;
+
+	*first = idx * size >> PAGE_SHIFT;
+	*last = ((idx + 1) * size - 1) >> PAGE_SHIFT;
+}
+
+/**
+ * zspage_missing_pages - how many pages object @idx would need attached
+ * @zspage: the zspage
+ * @idx: an object index
+ *
+ * Context: class->lock held.
+ * Return: the number of absent pages under the slot, 0..ZS_SLOT_MAX_PAGES.
+ */
+static inline unsigned int zspage_missing_pages(struct zspage *zspage,
+						unsigned int idx)
+{
+	unsigned int first, last, p, missing = 0;
+
+	zspage_slot_pages(zspage, idx, &first, &last);
+	for (p = first; p <= last; p++)
+		missing += !zspage->pages[p];
+	return missing;
+}
+
+/**
+ * zspage_first_free - the object index the next allocation in @zspage takes
+ * @zspage: a zspage that is not full
+ *
+ * Context: class->lock held.
+ * Return: the lowest free index.
+ */
+static inline unsigned int zspage_first_free(struct zspage *zspage)
+{
+	return find_first_zero_bit(zspage_map(zspage),
+				   zspage->class->objs_per_zspage);
+}
+
 /* access.c */
-struct zspage *zs_handle_zspage(struct size_class *class, unsigned long handle,
-				unsigned long *locp, unsigned int *idxp);
+/**
+ * zs_handle_class - the class of a handle's object
+ * @pool: the pool
+ * @handle: any value
+ * @slotp: set to the handle's location word
+ *
+ * To be locked before the handle is checked again (zs_handle_zspage()).
+ *
+ * Inline, as the lookup: every call of the API makes both checks.
+ *
+ * Context: any context but interrupt.
+ * Return: the class, or NULL if @handle names no live object (0 and error
+ * values included).
+ */
+static inline struct size_class *zs_handle_class(struct zs_pool *pool,
+						 unsigned long handle,
+						 unsigned long **slotp)
+{
+	unsigned long *slot = zs_handle_lookup(&pool->handles, handle);
+
+	if (!slot)
+		return NULL;
+	*slotp = slot;
+	/* Even if it was freed since: any word gives some class of @pool. */
+	return zs_class_of(pool, zs_loc_size(READ_ONCE(*slot)));
+}
+
+/**
+ * zs_handle_zspage - find the zspage holding the object of a handle
+ * @pool: the pool
+ * @handle: the handle
+ * @slot: the location word zs_handle_class() found, whose class is locked
+ * @locp: set to the object's location word
+ * @idxp: set to the object's index in its zspage, unless NULL
+ *
+ * The entry is checked again, now that it cannot change: it names a live
+ * object of @class, or nothing (the object was freed meanwhile, and the
+ * entry may be another object's since).
+ *
+ * Context: class->lock held, or the object's zspage pinned.
+ * Return: the zspage, or NULL for a handle that names no live object.
+ */
+static inline struct zspage *zs_handle_zspage(struct zs_pool *pool,
+					      unsigned long handle,
+					      unsigned long *slot,
+					      unsigned long *locp,
+					      unsigned int *idxp)
+{
+	unsigned long loc = READ_ONCE(*slot);
+	struct zspage *zspage;
+	struct page *page;
+
+	/*
+	 * Of the generation the lookup saw, so not freed since, and the class
+	 * locked is its class (only 2^32 frees of the entry meanwhile could
+	 * fool this).
+	 */
+	if (loc & ZS_LOC_FREED || !zs_handle_current(&pool->handles, handle))
+		return NULL;
+	page = zs_loc_page(loc);
+	zspage = page_zspage(page);
+	*locp = loc;
+	if (idxp)
+		*idxp = zspage_obj_index(zspage, page, zs_loc_offset(loc));
+	return zspage;
+}
+
+/**
+ * zs_obj_pin - find a handle's object and pin its zspage
+ * @pool: the pool
+ * @handle: the handle
+ * @locp: set to the object's location word, stable until zs_obj_unpin()
+ *
+ * Inline: every read begins with it.
+ *
+ * Context: process context; takes the class lock.
+ * Return: the pinned zspage, or NULL for a handle that names no live object.
+ */
+static inline struct zspage *zs_obj_pin(struct zs_pool *pool,
+					unsigned long handle,
+					unsigned long *locp)
+{
+	struct size_class *class;
+	struct zspage *zspage;
+	unsigned long *slot;
+
+	class = zs_handle_class(pool, handle, &slot);
+	if (!class)	/* names no object: the API's caller reports it */
+		return NULL;
+	spin_lock(&class->lock);
+	zspage = zs_handle_zspage(pool, handle, slot, locp, NULL);
+	if (zspage)
+		atomic_inc(&zspage->pinned);
+	spin_unlock(&class->lock);
+	return zspage;
+}
+
 void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj);
-struct zspage *zs_obj_pin(struct zs_pool *pool, unsigned long handle,
-			  unsigned long *locp);
 struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 				  unsigned long *locp);
 void zs_obj_unpin(struct zspage *zspage);

@@ -84,34 +84,6 @@ static struct page *zs_spare_take(struct page **spare)
 	return NULL;
 }
 
-/* The pages (first and last index) that object slot @idx lies on. */
-void zspage_slot_pages(struct zspage *zspage, unsigned int idx,
-		       unsigned int *first, unsigned int *last)
-{
-	unsigned int size = zspage->class->size;
-
-	*first = idx * size >> PAGE_SHIFT;
-	*last = ((idx + 1) * size - 1) >> PAGE_SHIFT;
-}
-
-/**
- * zspage_missing_pages - how many pages object @idx would need attached
- * @zspage: the zspage
- * @idx: an object index
- *
- * Context: class->lock held.
- * Return: the number of absent pages under the slot, 0..ZS_SLOT_MAX_PAGES.
- */
-unsigned int zspage_missing_pages(struct zspage *zspage, unsigned int idx)
-{
-	unsigned int first, last, p, missing = 0;
-
-	zspage_slot_pages(zspage, idx, &first, &last);
-	for (p = first; p <= last; p++)
-		missing += !zspage->pages[p];
-	return missing;
-}
-
 /*
  * Registers a page nobody else knows yet, its private and chain position
  * set, with the migration core: only now, fully set up, may migration see it.
@@ -216,19 +188,6 @@ static void zspage_slot_put(struct zs_pool *pool, struct zspage *zspage,
 }
 
 /**
- * zspage_first_free - the object index the next allocation in @zspage takes
- * @zspage: a zspage that is not full
- *
- * Context: class->lock held.
- * Return: the lowest free index.
- */
-unsigned int zspage_first_free(struct zspage *zspage)
-{
-	return find_first_zero_bit(zspage_map(zspage),
-				   zspage->class->objs_per_zspage);
-}
-
-/**
  * zspage_obj_loc - location word of object @idx of @zspage
  * @zspage: the zspage
  * @idx: the object's index; its first page is present
@@ -246,12 +205,12 @@ unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 		      offset_in_page(start), size);
 }
 
-/* Marks @idx allocated to @handle; its pages are present. */
+/* Marks @idx allocated to handle index @handle_idx; its pages are present. */
 static void zspage_take_slot(struct zspage *zspage, unsigned int idx,
-			     unsigned long handle)
+			     u32 handle_idx)
 {
 	__set_bit(idx, zspage_map(zspage));
-	zspage_refs(zspage)[idx] = handle | ZS_REF_ALLOCATED;
+	zspage_refs(zspage)[idx] = handle_idx;
 	zspage->inuse++;
 }
 
@@ -269,23 +228,25 @@ static void zspage_clear_slot(struct zs_pool *pool, struct zspage *zspage,
  * @pool: the pool
  * @zspage: a zspage that is not full, on its class's lists
  * @idx: its first free index
- * @handle: the handle; its slot gets the object's location and @size
+ * @handle_idx: the handle's index; its entry gets the object's location and
+ *	@size
  * @size: the requested size
  * @spare: pages for the absent pages under the slot (enough of them)
  *
  * Context: class->lock held.
  */
 void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
-		      unsigned int idx, unsigned long handle, size_t size,
+		      unsigned int idx, u32 handle_idx, size_t size,
 		      struct page **spare)
 {
 	struct size_class *class = zspage->class;
 
 	zspage_slot_get(pool, zspage, idx, spare);
-	zspage_take_slot(zspage, idx, handle);
+	zspage_take_slot(zspage, idx, handle_idx);
 	class->objs_used++;
 	class->bytes_requested += size;
-	WRITE_ONCE(*(unsigned long *)handle, zspage_obj_loc(zspage, idx, size));
+	WRITE_ONCE(*zs_handle_loc(&pool->handles, handle_idx),
+		   zspage_obj_loc(zspage, idx, size));
 	zspage_set_group(zspage);
 }
 
@@ -338,14 +299,14 @@ void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
 		     unsigned int dst_idx, struct page **spare,
 		     struct zspage *src, unsigned int src_idx)
 {
-	unsigned long ref = zspage_refs(src)[src_idx];
-	unsigned long *slot = (unsigned long *)(ref & ZS_REF_HANDLE_MASK);
+	u32 handle_idx = zspage_refs(src)[src_idx];
+	unsigned long *slot = zs_handle_loc(&pool->handles, handle_idx);
 	unsigned long loc = READ_ONCE(*slot), new_loc;
 
 	zspage_slot_get(pool, dst, dst_idx, spare);
 	new_loc = zspage_obj_loc(dst, dst_idx, zs_loc_size(loc));
 	zs_obj_copy(new_loc, loc);
-	zspage_take_slot(dst, dst_idx, (unsigned long)slot);
+	zspage_take_slot(dst, dst_idx, handle_idx);
 	WRITE_ONCE(*slot, new_loc);
 	zspage_clear_slot(pool, src, src_idx);
 }
@@ -364,12 +325,12 @@ bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
 		     unsigned int idx)
 {
 	struct size_class *class = zspage->class;
-	unsigned long *slot;
+	u32 handle_idx = zspage_refs(zspage)[idx];
 
-	slot = (unsigned long *)(zspage_refs(zspage)[idx] & ZS_REF_HANDLE_MASK);
 	class->objs_used--;
-	class->bytes_requested -= zs_loc_size(READ_ONCE(*slot));
-	WRITE_ONCE(*slot, ZS_LOC_FREED);
+	class->bytes_requested -=
+		zs_loc_size(READ_ONCE(*zs_handle_loc(&pool->handles, handle_idx)));
+	zs_handle_retire(&pool->handles, handle_idx);
 	zspage_clear_slot(pool, zspage, idx);
 	if (!zspage->inuse) {
 		class_unlink_zspage(class, zspage);

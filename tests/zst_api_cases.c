@@ -446,27 +446,60 @@ void zst_map_bad(struct zst_case_ctx *c, struct zs_pool *pool,
 }
 
 /*
- * bad_handle (ours only: stock 6.1 trusts the handle): a word holding a
- * copy of a live object's handle slot is no handle of that object.  Mapped
+ * Frees @o and allocates it again, which takes the table entry of its old
+ * handle (this CPU's last free one: the test stays on this CPU, and no one
+ * else uses the pool), then frees the old handle again: a double free that
+ * must warn and leave the new object alone.  Return: nonzero on failure.
+ */
+static int zst_stale_free_after_reuse(struct zst_case_ctx *c,
+				      struct zs_pool *pool, struct zst_obj *o)
+{
+	unsigned long stale = o->handle;
+	size_t size = o->size;
+	int err;
+
+	migrate_disable();
+	zst_obj_free(pool, o);
+	err = zst_obj_alloc(pool, o, size, ZST_GFP);
+	migrate_enable();
+	if (err) {
+		zst_fail(c, "zs_malloc() = %d", err);
+		return err;
+	}
+	zst_obj_write(pool, o, prandom_u32_state(&c->rnd), c->scratch);
+	zst_expect(c, lower_32_bits(o->handle) == lower_32_bits(stale) &&
+		   o->handle != stale,
+		   "handle %#lx after %#lx: not the same entry in a new generation",
+		   o->handle, stale);
+	zst_expect_warning("zs_free");
+	zs_free(pool, stale);
+	zst_verify_all(c, pool, o, 1, "after a double free of a reused entry");
+	return 0;
+}
+
+/*
+ * bad_handle (ours only: stock 6.1 trusts the handle): a live object's
+ * handle with its generation changed (how a stale handle of its entry looks
+ * with our layout) is no handle of that object.  Mapped
  * (6.x), it must give a zeroed stand-in (one warning), and writing through
  * it must change neither that object nor its neighbours.  Unfixed, the map
  * returned the live object and the write went into it.  On 7.x the same
  * holds for zs_obj_read_begin() (zeroes), zs_obj_write() (writes nowhere)
- * and zs_obj_read_sg_begin() (zeroes), each warning once.
+ * and zs_obj_read_sg_begin() (zeroes), each warning once.  A double free
+ * after the handle's entry was reused by a new object leaves that object
+ * alone, with one warning.
  */
 void zst_case_bad_handle(struct zst_case_ctx *c)
 {
 	struct zst_obj objs[8] = {};
 	struct zs_pool *pool;
-	unsigned long *fake;
 	unsigned long bad;
 	unsigned int i;
 	int err;
 
-	fake = kzalloc_obj(*fake, GFP_KERNEL);
 	pool = zs_create_pool("zst_bad_handle");
-	if (!pool || !fake) {
-		zst_fail(c, "cannot create pool or fake handle");
+	if (!pool) {
+		zst_fail(c, "cannot create pool");
 		goto out;
 	}
 	for (i = 0; i < ARRAY_SIZE(objs); i++) {
@@ -479,13 +512,13 @@ void zst_case_bad_handle(struct zst_case_ctx *c)
 		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
 	}
 	for (i = 0; i < ARRAY_SIZE(objs); i++) {
-		/* The location part of a live slot, in a word that is not it. */
-		*fake = READ_ONCE(*(unsigned long *)objs[i].handle);
-		zst_map_bad(c, pool, (unsigned long)fake, ZST_RW,
-			    objs[i].size, "copy of a live slot");
+		zst_map_bad(c, pool, objs[i].handle ^ BIT_ULL(32 + i), ZST_RW,
+			    objs[i].size, "a live handle of another generation");
 	}
 	bad = zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after bad maps");
 	zst_diag(c, "%lu objects changed by writes through bad handles", bad);
+	if (zst_stale_free_after_reuse(c, pool, &objs[0]))
+		goto free_all;
 	/* The pool still works, and nothing stayed pinned: compact, verify. */
 	for (i = 0; i < ARRAY_SIZE(objs); i += 2)
 		zst_obj_free(pool, &objs[i]);
@@ -497,12 +530,11 @@ free_all:
 out:
 	if (pool)
 		zs_destroy_pool(pool);
-	kfree(fake);
 }
 
 /*
- * garbage_handle (ours only; unfixed it oopses): words holding garbage
- * (0, all ones, a random value), and handles that are 0 or an error value,
+ * garbage_handle (ours only; unfixed it oopses): garbage handles (all ones,
+ * a random value, a kernel address), and handles that are 0 or an error value,
  * map to the zeroed stand-in (7.x: read as zeroes, written nowhere), and a
  * handle-0 map ends with its unmap like any other; an unmap without a map
  * (7.x: the end of a read that never began) of a live handle is ignored: the
@@ -510,7 +542,7 @@ out:
  */
 void zst_case_garbage_handle(struct zst_case_ctx *c)
 {
-	unsigned long values[] = { 0, ~0UL, 0 };
+	unsigned long values[] = { ~0UL, 0, 0 };
 	/* Allocated: 64 of them on the stack would pass 7.2's frame limit. */
 	const unsigned int n = 64;
 	struct zst_obj *objs;
@@ -520,20 +552,18 @@ void zst_case_garbage_handle(struct zst_case_ctx *c)
 	unsigned int i;
 	int err;
 
-	values[2] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
+	values[1] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
 		    prandom_u32_state(&c->rnd);
 	fake = kzalloc_obj(*fake, GFP_KERNEL);
+	values[2] = (unsigned long)fake;
 	objs = kcalloc(n, sizeof(*objs), GFP_KERNEL);
 	pool = zs_create_pool("zst_garbage_handle");
 	if (!pool || !fake || !objs) {
 		zst_fail(c, "cannot create pool, objects or fake handle");
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(values); i++) {
-		*fake = values[i];
-		zst_map_bad(c, pool, (unsigned long)fake, ZST_RW, PAGE_SIZE,
-			    "garbage");
-	}
+	for (i = 0; i < ARRAY_SIZE(values); i++)
+		zst_map_bad(c, pool, values[i], ZST_RW, PAGE_SIZE, "garbage");
 	/* No handle at all: 0 and an error value, which zs_free() ignores. */
 	zst_map_bad(c, pool, 0, ZST_RW, PAGE_SIZE, "handle 0");
 	zst_map_bad(c, pool, (unsigned long)ERR_PTR(-ENOMEM), ZST_RW, PAGE_SIZE,

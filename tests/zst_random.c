@@ -6,7 +6,6 @@
  * the live objects; random_ops_bad adds garbage and stale handles.
  */
 #include <linux/bitops.h>
-#include <linux/kasan.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -35,9 +34,9 @@
  *
  * random_ops_bad (ours only: stock 6.1 trusts handles) adds the ops the
  * API answers with a warning: zs_free() and zst_map() of garbage
- * handles (a word of the test's holding a random value, a copy of a live
- * object's slot, or such a copy with one low bit flipped) and of stale ones
- * (an object's handle right after its free; see zst_random_stale_free()).
+ * handles (a random value, or a live object's handle with a bit of its
+ * generation or index flipped) and of stale ones (an object's handle after
+ * its free and the next allocation; see zst_random_stale()).
  * Each is announced to the harness (zst_expect_warning()) and followed by
  * a check of the live objects it could have hit.
  *
@@ -111,7 +110,7 @@ static const u16 zst_op_weights[ZST_OP_NR] = {
  * @c: the case
  * @pool: its pool
  * @objs: ZST_RANDOM_SLOTS shadows, the live ones in [0, @live)
- * @fake: a word of the test's, the garbage handles' slot
+ * @fake: the garbage handle
  * @live: live objects
  * @max_live: most objects live at once
  * @enabled: BIT(op) for each op this run may draw
@@ -126,7 +125,7 @@ struct zst_random {
 	struct zst_case_ctx *c;
 	struct zs_pool *pool;
 	struct zst_obj *objs;
-	unsigned long *fake;
+	unsigned long fake;
 	u32 live;
 	u32 max_live;
 	unsigned long enabled;
@@ -239,10 +238,11 @@ static void zst_random_spot_check(struct zst_random *r, struct zst_obj *o)
 }
 
 /*
- * Fills the test's word with garbage: a random value (most are no pfn at
- * all), or a copy of a live object's slot, which with our layout names that
- * object's page, class and offset, or the copy with one of its low bits
- * (size and offset) flipped.  Returns the object copied, or NULL.
+ * Fills the test's word with a garbage handle: a random value (most name no
+ * entry of the table at all), or a live object's handle with one bit of its
+ * generation flipped (with our layout, its entry as a stale handle names it)
+ * or one of the low bits of its index (another entry, of another
+ * generation).  Returns the object whose handle was used, or NULL.
  */
 static struct zst_obj *zst_random_garbage(struct zst_random *r)
 {
@@ -251,14 +251,15 @@ static struct zst_obj *zst_random_garbage(struct zst_random *r)
 	struct zst_obj *o;
 
 	if (!kind || !r->live) {
-		*r->fake = (u64)prandom_u32_state(rnd) << 32 |
+		r->fake = (u64)prandom_u32_state(rnd) << 32 |
 			   prandom_u32_state(rnd);
 		return NULL;
 	}
 	o = zst_random_pick(r);
-	*r->fake = READ_ONCE(*(unsigned long *)o->handle);
-	if (kind == 2)
-		*r->fake ^= BIT(prandom_u32_state(rnd) % 16);
+	if (kind == 1)
+		r->fake = o->handle ^ BIT_ULL(32 + prandom_u32_state(rnd) % 32);
+	else
+		r->fake = o->handle ^ BIT(prandom_u32_state(rnd) % 16);
 	return o;
 }
 
@@ -267,7 +268,7 @@ static void zst_random_garbage_free(struct zst_random *r)
 	struct zst_obj *o = zst_random_garbage(r);
 
 	zst_expect_warning("zs_free");
-	zs_free(r->pool, (unsigned long)r->fake);
+	zs_free(r->pool, r->fake);
 	zst_random_spot_check(r, o);
 }
 
@@ -284,65 +285,51 @@ static void zst_random_garbage_map(struct zst_random *r)
 	char what[48];
 
 	snprintf(what, sizeof(what), "op %lu: garbage map", r->op);
-	zst_map_bad(r->c, r->pool, (unsigned long)r->fake, zst_random_mode(r),
+	zst_map_bad(r->c, r->pool, r->fake, zst_random_mode(r),
 		    PAGE_SIZE, what);
 	zst_random_spot_check(r, o);
 }
 
 /*
- * A stale handle is freed, then freed or mapped again at once.  Handle
- * slots come from one slab cache that every pool shares (and that may be
- * merged with other caches of its size), so a freed slot can soon hold a
- * new object's location: a stale handle would then name that object, and
- * no allocator can tell such a call from a right one.  So the free and the
- * stale call run with interrupts off, where nothing else on this CPU can
- * allocate.  A slot freed into a slab that another CPU holds could be taken
- * there; while this case runs no other zsmalloc user runs in the guest, and
- * a slot taken by another user of the cache names no object of ours.
- *
- * On PREEMPT_RT zs_free() and zs_map_object() take spinlocks, which sleep
- * there: they cannot be called with interrupts or preemption off, and
- * migrate_disable() lets other tasks of this CPU run (and allocate) in
- * between.  So these ops are skipped there.
+ * A stale handle: an object is freed and another allocated, which takes the
+ * freed entry of the handle table when it is this CPU's last free one (most
+ * of the time), and then the old handle is freed or mapped.  Returns the old
+ * handle; the new object is checked after the stale call.
  */
-static void zst_random_stale_free(struct zst_random *r)
+static unsigned long zst_random_stale(struct zst_random *r)
 {
 	struct zst_obj *o = zst_random_pick(r);
-	unsigned long handle = o->handle, flags;
+	unsigned long handle = o->handle;
 
+	zst_obj_free(r->pool, o);
 	zst_random_drop(r, o);
-	zst_expect_warning("zs_free");
-	local_irq_save(flags);
-	zs_free(r->pool, handle);
-	/* zs_free() reads the freed slot, as its API allows: no KASAN report. */
-	kasan_disable_current();
-	zs_free(r->pool, handle);
-	kasan_enable_current();
-	local_irq_restore(flags);
-	zst_random_spot_check(r, NULL);
+	zst_random_malloc(r);
+	return handle;
 }
 
-/* A stale map, in the window of zst_random_stale_free(). */
+/* The object zst_random_stale() allocated, if it did. */
+static struct zst_obj *zst_random_newest(struct zst_random *r)
+{
+	return r->live ? &r->objs[r->live - 1] : NULL;
+}
+
+static void zst_random_stale_free(struct zst_random *r)
+{
+	unsigned long handle = zst_random_stale(r);
+
+	zst_expect_warning("zs_free");
+	zs_free(r->pool, handle);
+	zst_random_spot_check(r, zst_random_newest(r));
+}
+
 static void zst_random_stale_map(struct zst_random *r)
 {
-	struct zst_obj *o = zst_random_pick(r);
-	enum zst_mode mode = zst_random_mode(r);
-	unsigned long handle = o->handle, flags;
+	unsigned long handle = zst_random_stale(r);
 	char what[48];
 
 	snprintf(what, sizeof(what), "op %lu: stale map", r->op);
-	zst_random_drop(r, o);
-	local_irq_save(flags);
-	zs_free(r->pool, handle);
-	/*
-	 * zs_map_object() reads the freed slot, as its API allows, and so do
-	 * 7.x's read and write, at both ends.
-	 */
-	kasan_disable_current();
-	zst_map_bad(r->c, r->pool, handle, mode, PAGE_SIZE, what);
-	kasan_enable_current();
-	local_irq_restore(flags);
-	zst_random_spot_check(r, NULL);
+	zst_map_bad(r->c, r->pool, handle, zst_random_mode(r), PAGE_SIZE, what);
+	zst_random_spot_check(r, zst_random_newest(r));
 }
 
 static void zst_random_map(struct zst_random *r, enum zst_op op)
@@ -482,19 +469,13 @@ static void zst_random_ops(struct zst_case_ctx *c, bool bad)
 
 	r.enabled = BIT(ZST_OP_GARBAGE_FREE) - 1;
 	if (bad)
-		r.enabled |= BIT(ZST_OP_GARBAGE_FREE) | BIT(ZST_OP_GARBAGE_MAP);
-	if (bad && !IS_ENABLED(CONFIG_PREEMPT_RT))
-		r.enabled |= BIT(ZST_OP_STALE_FREE) | BIT(ZST_OP_STALE_MAP);
-	else if (bad)
-		zst_diag(c,
-			 "stale-handle ops skipped: on PREEMPT_RT nothing can keep this CPU from reusing the freed slot before the stale call");
+		r.enabled = BIT(ZST_OP_NR) - 1;
 	zst_diag(c, "case seed %llu, ops=%u; replay: seed=%llu cases=%s ops=%u",
 		 c->seed, zst_ops, zst_seed, c->name, zst_ops);
 
 	r.objs = kvcalloc(ZST_RANDOM_SLOTS, sizeof(*r.objs), GFP_KERNEL);
-	r.fake = kzalloc_obj(*r.fake, GFP_KERNEL);
 	r.pool = zs_create_pool(c->name);
-	if (!r.objs || !r.fake || !r.pool) {
+	if (!r.objs || !r.pool) {
 		c->skip = "cannot allocate test arrays or pool";
 		goto out;
 	}
@@ -505,7 +486,6 @@ static void zst_random_ops(struct zst_case_ctx *c, bool bad)
 out:
 	if (r.pool)
 		zs_destroy_pool(r.pool);
-	kfree(r.fake);
 	kvfree(r.objs);
 }
 

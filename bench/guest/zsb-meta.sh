@@ -4,12 +4,13 @@
 # (meta_helper=/bin/zsb-meta) while its pool "zs_bench" is as it is after
 # PHASE; prints on the console what the allocator keeps outside its pages:
 #   slab=N     bytes of the objects in use in the allocator's slab caches:
-#              stock zs_handle and zspage, ours zs_handle and zs_zspage_*
+#              stock zs_handle and zspage, ours zs_zspage_*
 #              (object count after a shrink, which flushes the per-CPU
 #              slabs so that the count is exact, times object_size); needs
 #              slub_nomerge on the kernel command line, or these caches are
 #              merged into others: then slab=merged
 #   debugfs=N  ours: "metadata N bytes" of zsmalloc/zs_bench/classes
+#              (descriptors and the handle table)
 #              (stock 6.1 is built without CONFIG_ZSMALLOC_STAT: none)
 set -eu
 export PATH=/bin

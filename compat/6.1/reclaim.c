@@ -127,8 +127,9 @@ static struct zspage *zs_zpool_take_victim(struct zs_zpool *zp,
 	zspage = class_pick_victim(class, tried, nr_tried);
 	if (zspage) {
 		for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
-			zp->evicting[n++] = zspage_refs(zspage)[idx] &
-					    ZS_REF_HANDLE_MASK;
+			zp->evicting[n++] =
+				zs_handle_of(&class->pool->handles,
+					     zspage_refs(zspage)[idx]);
 			if (n == ZS_EVICT_BATCH)
 				break;
 		}
