@@ -37,6 +37,8 @@
 #
 # Environment (defaults in brackets):
 #   K [3]            rounds per allocator (timing, smp2, zram, latency)
+#   PEERS [stock chain16 ours]  KSERIES: the kernels every step boots
+#                    ("PEERS=ours" to measure a change against a CSV)
 #   TIMING_CONFIGS ["stock ours ours-eager", KSERIES: the peers]  what the
 #                    timing step boots (under -icount one round of each
 #                    repeats closely: "K=1 TIMING_CONFIGS=ours" to try a change)
@@ -83,7 +85,7 @@ ZRAMSWAP_CG_MIB=${ZRAMSWAP_CG_MIB:-128}
 KSERIES=${KSERIES:-}
 KSERIES_CACHE=${KSERIES_CACHE:-/var/cache/zsmalloc-kseries}
 if [ -n "$KSERIES" ]; then
-	PEERS="stock chain16 ours"
+	PEERS=${PEERS:-stock chain16 ours}
 	TIMING_CONFIGS=${TIMING_CONFIGS:-$PEERS}
 	DENSITY_CONFIGS="$PEERS ours-mpp16"
 	ZPOOLS=${ZPOOLS:-$PEERS ours-mpp16}
