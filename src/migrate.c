@@ -13,7 +13,7 @@
  * zspage stays; the class lock then orders us with allocation, free,
  * compaction and reads.  A page whose zspage has an object being read, or is
  * being freed, is refused with -EAGAIN and the core tries again later.  After the copy, the
- * handle slots of the objects that start on the page are pointed at the new
+ * handle entries of the objects that start on the page are pointed at the new
  * page; objects that only end on it need no change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -194,7 +194,7 @@ static void zspage_slot_put(struct zs_pool *pool, struct zspage *zspage,
  * @size: the size the object was allocated with
  *
  * Context: class->lock held (the pages of a zspage may migrate).
- * Return: the location word to store in the object's handle slot.
+ * Return: the location word to store in the object's handle entry.
  */
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size)
