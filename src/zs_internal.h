@@ -314,21 +314,6 @@ static inline void zs_page_set_chain_pos(struct page *page, unsigned int pos)
 	page->__folio_index = pos;
 }
 
-/**
- * zs_page_is_ours - whether @page belongs to a zspage of this allocator
- * @page: any valid page
- *
- * A page keeps its type until it is freed, also after we let go of it
- * (migrate.c); page->private is 0 from then on.  Inline: every handle check
- * makes it.
- *
- * Return: true if @page is a live zspage page.
- */
-static inline bool zs_page_is_ours(struct page *page)
-{
-	return PageZsmalloc(page) && page_private(page);
-}
-
 /* The page after @page in its zspage; the zspage is stable (locked or pinned). */
 static inline struct page *zs_obj_next_page(struct page *page)
 {
