@@ -11,7 +11,10 @@
  * Fullness groups.  A class keeps its zspages on one list per fullness group
  * (zs_internal.h: 10% bands and full) and a bitmap of the groups that have
  * any, so that allocation finds the fullest zspage with room, and compaction
- * the emptiest, without walking the lists.
+ * the emptiest, without walking the lists.  The zspage that allocation is
+ * filling changes group only once it is full, or when allocation turns to
+ * another: it is picked again while no other is fuller.  Whoever walks the
+ * groups by fullness calls class_settle() first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -252,6 +255,9 @@ void zspage_set_group(struct zspage *zspage)
 	struct size_class *class = zspage->class;
 	unsigned int group = zspage_group_of(zspage);
 
+	/* A full zspage has no room for allocation to fill. */
+	if (group == ZS_FULL_GROUP && class->filling == zspage)
+		class->filling = NULL;
 	if (group == zspage->group)
 		return;
 	class_group_dec(class, zspage->group);
@@ -261,9 +267,56 @@ void zspage_set_group(struct zspage *zspage)
 }
 
 /**
- * class_link_zspage - put a zspage on the list of its fullness group
+ * zspage_alloc_set_group - zspage_set_group() after an allocation
+ * @zspage: the zspage an object was allocated in
+ *
+ * The zspage allocation fills (class->filling) keeps the group it was picked
+ * in until it is full: moving it at every allocation cost up to 7% of
+ * zs_malloc()'s instructions.  So its group may be short of its fullness,
+ * never over it; class_settle() brings it up to date.
+ *
+ * Context: class->lock held.
+ */
+void zspage_alloc_set_group(struct zspage *zspage)
+{
+	struct size_class *class = zspage->class;
+
+	if (zspage != class->filling || zspage->inuse == class->objs_per_zspage)
+		zspage_set_group(zspage);
+}
+
+/**
+ * class_settle - put the zspage allocation fills in its fullness group
+ * @class: the class
+ *
+ * For whoever walks the groups by fullness (compaction, statistics): after
+ * it, every zspage of the class is in the group it belongs to.
+ *
+ * Context: class->lock held.
+ */
+void class_settle(struct size_class *class)
+{
+	if (class->filling)
+		zspage_set_group(class->filling);
+}
+
+/* Makes @zspage the one allocation fills; the one it filled settles. */
+static struct zspage *class_fill(struct size_class *class,
+				 struct zspage *zspage)
+{
+	if (class->filling != zspage) {
+		class_settle(class);
+		class->filling = zspage;
+	}
+	return zspage;
+}
+
+/**
+ * class_link_zspage - put a new zspage on the list of its fullness group
  * @class: its class
  * @zspage: a zspage on no list
+ *
+ * It becomes the zspage allocation fills.
  *
  * Context: class->lock held.
  */
@@ -272,6 +325,7 @@ void class_link_zspage(struct size_class *class, struct zspage *zspage)
 	zspage->group = zspage_group_of(zspage);
 	list_add(&zspage->list, &class->groups[zspage->group]);
 	class_group_inc(class, zspage->group);
+	class_fill(class, zspage);
 }
 
 /**
@@ -283,6 +337,8 @@ void class_link_zspage(struct size_class *class, struct zspage *zspage)
  */
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage)
 {
+	if (class->filling == zspage)
+		class->filling = NULL;
 	list_del_init(&zspage->list);
 	class_group_dec(class, zspage->group);
 }
@@ -306,21 +362,37 @@ struct zspage *class_first_zspage(struct size_class *class)
 	return NULL;
 }
 
+/* Groups of @class with zspages that have room. */
+static unsigned long class_groups_with_room(struct size_class *class)
+{
+	return class->groups_used & (BIT(ZS_FULL_GROUP) - 1);
+}
+
 /**
  * class_pick_zspage - the zspage the next object of a class goes into
  * @class: the class
+ *
+ * The zspage allocation fills, as long as no other is fuller: the groups of
+ * the others are up to date, its own may be short (zspage_alloc_set_group()).
  *
  * Context: class->lock held.
  * Return: the first zspage of the fullest group that has room, or NULL.
  */
 struct zspage *class_pick_zspage(struct size_class *class)
 {
-	unsigned long room = class->groups_used & (BIT(ZS_FULL_GROUP) - 1);
+	struct zspage *filling = class->filling;
+	unsigned long room;
 
+	/* Not full (zspage_set_group()), so its group's bit is in room. */
+	if (filling && zspage_group_of(filling) >=
+		       __fls(class_groups_with_room(class)))
+		return filling;
+	class_settle(class);
+	room = class_groups_with_room(class);
 	if (!room)
 		return NULL;
-	return list_first_entry(&class->groups[__fls(room)], struct zspage,
-				list);
+	return class_fill(class, list_first_entry(&class->groups[__fls(room)],
+						  struct zspage, list));
 }
 
 /**

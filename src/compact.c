@@ -310,6 +310,8 @@ static unsigned long class_compact(struct zs_pool *pool,
 		long before = class->pages;
 		bool yielded = false;
 
+		/* The groups must be right to pick sources and destinations. */
+		class_settle(class);
 		zspage = class_empty_one(pool, class, spare, &yielded);
 		if (!zspage && !yielded)
 			zspage = class_trim(pool, class, spare, &yielded);

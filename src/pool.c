@@ -40,8 +40,9 @@
  * the entry stable.
  *
  * Each class keeps its zspages in fullness groups of 10% steps (class.c);
- * allocation takes the first zspage of the fullest group that has room, and
- * a zspage that becomes empty is freed at once.  Compaction moves objects out
+ * allocation takes the first zspage of the fullest group that has room and
+ * keeps filling it while no other is fuller (it changes group once full); a
+ * zspage that becomes empty is freed at once.  Compaction moves objects out
  * of the emptiest zspages into the fullest ones (compact.c).
  *
  * Reading an object (obj.c) pins its zspage, so that compaction and migration

@@ -35,6 +35,7 @@ static void class_stats_read(struct size_class *class,
 			     struct zs_class_stats *st)
 {
 	spin_lock(&class->lock);
+	class_settle(class);
 	st->zspages = class->zspages;
 	st->pages = class->pages;
 	st->objs_used = class->objs_used;

@@ -170,6 +170,8 @@ struct zspage {
  * @bytes_requested: sum of the requested sizes of allocated objects
  * @group_count: zspages in each fullness group
  * @groups_used: bit G set while group G has zspages
+ * @filling: the zspage allocation fills, not full; its group may be short
+ *	of its fullness (class_pick_zspage()), or NULL
  * @pool: the pool the class belongs to
  */
 struct size_class {
@@ -189,6 +191,7 @@ struct size_class {
 	unsigned long bytes_requested;
 	unsigned long group_count[ZS_NR_GROUPS];
 	unsigned long groups_used;
+	struct zspage *filling;
 	struct zs_pool *pool;
 } ____cacheline_aligned_in_smp;
 
@@ -439,6 +442,8 @@ struct size_class *size_class_create(struct zs_pool *pool, unsigned int step);
 bool zs_geometry_same(unsigned int step, struct size_class *class);
 bool zs_geometry_is_huge(unsigned int step);
 void zspage_set_group(struct zspage *zspage);
+void zspage_alloc_set_group(struct zspage *zspage);
+void class_settle(struct size_class *class);
 void class_link_zspage(struct size_class *class, struct zspage *zspage);
 void class_unlink_zspage(struct size_class *class, struct zspage *zspage);
 struct zspage *class_first_zspage(struct size_class *class);

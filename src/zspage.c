@@ -247,7 +247,7 @@ void zspage_alloc_obj(struct zs_pool *pool, struct zspage *zspage,
 	class->bytes_requested += size;
 	WRITE_ONCE(*zs_handle_loc(&pool->handles, handle_idx),
 		   zspage_obj_loc(zspage, idx, size));
-	zspage_set_group(zspage);
+	zspage_alloc_set_group(zspage);
 }
 
 /* Copies the object at @src_loc to @dst_loc (same size), page by page. */

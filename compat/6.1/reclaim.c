@@ -124,6 +124,7 @@ static struct zspage *zs_zpool_take_victim(struct zs_zpool *zp,
 
 	spin_lock(&zp->lock);
 	spin_lock(&class->lock);
+	class_settle(class);
 	zspage = class_pick_victim(class, tried, nr_tried);
 	if (zspage) {
 		for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
