@@ -27,13 +27,11 @@
 struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 				  unsigned long *locp)
 {
-	struct size_class *class;
-	unsigned long *slot;
+	struct zs_handle_entry entry;
 
-	class = zs_handle_class(pool, handle, &slot);
-	if (!class)
+	if (!zs_handle_class(pool, handle, &entry))
 		return NULL;
-	return zs_handle_zspage(pool, handle, slot, locp, NULL);
+	return zs_handle_zspage(handle, &entry, locp, NULL);
 }
 
 /**

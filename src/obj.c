@@ -180,15 +180,16 @@ EXPORT_SYMBOL_GPL(zs_obj_read_sg_end);
 void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		  void *handle_mem, size_t mem_len)
 {
-	unsigned long loc, *slot;
+	struct zs_handle_entry entry;
 	struct size_class *class;
 	struct zspage *zspage;
+	unsigned long loc;
 
-	class = zs_handle_class(pool, handle, &slot);
+	class = zs_handle_class(pool, handle, &entry);
 	if (WARN_ON_ONCE(!class))
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(pool, handle, slot, &loc, NULL);
+	zspage = zs_handle_zspage(handle, &entry, &loc, NULL);
 	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))
 		zs_obj_pieces(loc, handle_mem, true);
 	spin_unlock(&class->lock);

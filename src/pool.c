@@ -194,19 +194,20 @@ EXPORT_SYMBOL_GPL(zs_malloc);
  */
 void zs_free(struct zs_pool *pool, unsigned long handle)
 {
-	unsigned long loc, *slot;
+	struct zs_handle_entry entry;
 	struct size_class *class;
 	struct zspage *zspage;
+	unsigned long loc;
 	unsigned int idx;
 	bool empty;
 
 	if (IS_ERR_OR_NULL((void *)handle))
 		return;
-	class = zs_handle_class(pool, handle, &slot);
+	class = zs_handle_class(pool, handle, &entry);
 	if (WARN_ON_ONCE(!class))
 		return;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(pool, handle, slot, &loc, &idx);
+	zspage = zs_handle_zspage(handle, &entry, &loc, &idx);
 	if (WARN_ON_ONCE(!zspage)) {
 		spin_unlock(&class->lock);
 		return;

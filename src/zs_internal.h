@@ -376,20 +376,34 @@ static inline unsigned long zs_handle_of(struct zs_handles *handles, u32 idx)
 }
 
 /**
- * zs_handle_lookup - the location word of a handle, if it names an object
+ * struct zs_handle_entry - where the two words of a table entry are
+ * @loc: its location word
+ * @gen: its generation
+ *
+ * Chunks never move (handle.c), so they stay valid after any lock.
+ */
+struct zs_handle_entry {
+	unsigned long *loc;
+	u32 *gen;
+};
+
+/**
+ * zs_handle_lookup - the entry of a handle, if it names an object
  * @handles: the pool's table
  * @handle: any value
+ * @entry: set to the entry
  *
  * Without the class lock the answer may be out of date by the time it is
- * used: the caller takes the lock of the class the word names, and looks up
- * again under it.
+ * used: the caller takes the lock of the class the location word names, and
+ * checks the entry again under it.
  *
  * Context: any context but interrupt.
- * Return: a pointer to the location word, or NULL if @handle names no entry
- * in use, or one of another generation.
+ * Return: false if @handle names no entry in use, or one of another
+ * generation.
  */
-static inline unsigned long *zs_handle_lookup(struct zs_handles *handles,
-					      unsigned long handle)
+static inline bool zs_handle_lookup(struct zs_handles *handles,
+				    unsigned long handle,
+				    struct zs_handle_entry *entry)
 {
 	u32 idx = zs_handle_index(handle);
 	unsigned int pos = zs_handle_pos(idx);
@@ -397,25 +411,14 @@ static inline unsigned long *zs_handle_lookup(struct zs_handles *handles,
 
 	/* The acquire orders the directory and chunk after the limit. */
 	if (!idx || idx >= smp_load_acquire(&handles->limit))
-		return NULL;
+		return false;
 	chunk = zs_handle_chunk(handles, idx);
 	if (READ_ONCE(chunk->gen[pos]) != upper_32_bits(handle) ||
 	    READ_ONCE(chunk->loc[pos]) & ZS_LOC_FREED)
-		return NULL;
-	return &chunk->loc[pos];
-}
-
-/*
- * Whether the entry of @handle is still of its generation: its object was
- * not freed since a lookup found it.
- */
-static inline bool zs_handle_current(struct zs_handles *handles,
-				     unsigned long handle)
-{
-	u32 idx = zs_handle_index(handle);
-
-	return READ_ONCE(zs_handle_chunk(handles, idx)->gen[zs_handle_pos(idx)]) ==
-	       upper_32_bits(handle);
+		return false;
+	entry->loc = &chunk->loc[pos];
+	entry->gen = &chunk->gen[pos];
+	return true;
 }
 
 /*
@@ -518,7 +521,7 @@ static inline unsigned int zspage_first_free(struct zspage *zspage)
  * zs_handle_class - the class of a handle's object
  * @pool: the pool
  * @handle: any value
- * @slotp: set to the handle's location word
+ * @entry: set to the handle's entry
  *
  * To be locked before the handle is checked again (zs_handle_zspage()).
  *
@@ -530,39 +533,34 @@ static inline unsigned int zspage_first_free(struct zspage *zspage)
  */
 static inline struct size_class *zs_handle_class(struct zs_pool *pool,
 						 unsigned long handle,
-						 unsigned long **slotp)
+						 struct zs_handle_entry *entry)
 {
-	unsigned long *slot = zs_handle_lookup(&pool->handles, handle);
-
-	if (!slot)
+	if (!zs_handle_lookup(&pool->handles, handle, entry))
 		return NULL;
-	*slotp = slot;
 	/* Even if it was freed since: any word gives some class of @pool. */
-	return zs_class_of(pool, zs_loc_size(READ_ONCE(*slot)));
+	return zs_class_of(pool, zs_loc_size(READ_ONCE(*entry->loc)));
 }
 
 /**
  * zs_handle_zspage - find the zspage holding the object of a handle
- * @pool: the pool
  * @handle: the handle
- * @slot: the location word zs_handle_class() found, whose class is locked
+ * @entry: the entry zs_handle_class() found, whose class is locked
  * @locp: set to the object's location word
  * @idxp: set to the object's index in its zspage, unless NULL
  *
  * The entry is checked again, now that it cannot change: it names a live
- * object of @class, or nothing (the object was freed meanwhile, and the
- * entry may be another object's since).
+ * object of the locked class, or nothing (the object was freed meanwhile,
+ * and the entry may be another object's since).
  *
  * Context: class->lock held, or the object's zspage pinned.
  * Return: the zspage, or NULL for a handle that names no live object.
  */
-static inline struct zspage *zs_handle_zspage(struct zs_pool *pool,
-					      unsigned long handle,
-					      unsigned long *slot,
+static inline struct zspage *zs_handle_zspage(unsigned long handle,
+					      struct zs_handle_entry *entry,
 					      unsigned long *locp,
 					      unsigned int *idxp)
 {
-	unsigned long loc = READ_ONCE(*slot);
+	unsigned long loc = READ_ONCE(*entry->loc);
 	struct zspage *zspage;
 	struct page *page;
 
@@ -571,7 +569,7 @@ static inline struct zspage *zs_handle_zspage(struct zs_pool *pool,
 	 * locked is its class (only 2^32 frees of the entry meanwhile could
 	 * fool this).
 	 */
-	if (loc & ZS_LOC_FREED || !zs_handle_current(&pool->handles, handle))
+	if (loc & ZS_LOC_FREED || READ_ONCE(*entry->gen) != upper_32_bits(handle))
 		return NULL;
 	page = zs_loc_page(loc);
 	zspage = page_zspage(page);
@@ -596,15 +594,15 @@ static inline struct zspage *zs_obj_pin(struct zs_pool *pool,
 					unsigned long handle,
 					unsigned long *locp)
 {
+	struct zs_handle_entry entry;
 	struct size_class *class;
 	struct zspage *zspage;
-	unsigned long *slot;
 
-	class = zs_handle_class(pool, handle, &slot);
+	class = zs_handle_class(pool, handle, &entry);
 	if (!class)	/* names no object: the API's caller reports it */
 		return NULL;
 	spin_lock(&class->lock);
-	zspage = zs_handle_zspage(pool, handle, slot, locp, NULL);
+	zspage = zs_handle_zspage(handle, &entry, locp, NULL);
 	if (zspage)
 		atomic_inc(&zspage->pinned);
 	spin_unlock(&class->lock);
