@@ -212,7 +212,7 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 		spin_unlock(&class->lock);
 		return;
 	}
-	empty = zspage_free_obj(pool, zspage, idx);
+	empty = zspage_free_obj(pool, zspage, idx, &entry);
 	spin_unlock(&class->lock);
 
 	if (empty)
@@ -285,11 +285,14 @@ EXPORT_SYMBOL_GPL(zs_pool_stats);
 /* Frees every object of a zspage, and releases it. */
 static void zspage_drain(struct zs_pool *pool, struct zspage *zspage)
 {
+	struct zs_handle_entry entry;
 	unsigned int idx;
 
 	/* The handles go with the pool's table (zs_handles_destroy()). */
 	for_each_set_bit(idx, zspage_map(zspage), zspage_objs(zspage)) {
-		if (zspage_free_obj(pool, zspage, idx))
+		zs_handle_entry_of(&pool->handles, zspage_refs(zspage)[idx],
+				   &entry);
+		if (zspage_free_obj(pool, zspage, idx, &entry))
 			return;
 	}
 	/* Made, but its first allocation failed: it never held an object. */

@@ -387,6 +387,17 @@ struct zs_handle_entry {
 	u32 *gen;
 };
 
+/* The entry of an index below the table's limit. */
+static inline void zs_handle_entry_of(struct zs_handles *handles, u32 idx,
+				      struct zs_handle_entry *entry)
+{
+	struct zs_handle_chunk *chunk = zs_handle_chunk(handles, idx);
+	unsigned int pos = zs_handle_pos(idx);
+
+	entry->loc = &chunk->loc[pos];
+	entry->gen = &chunk->gen[pos];
+}
+
 /**
  * zs_handle_lookup - the entry of a handle, if it names an object
  * @handles: the pool's table
@@ -406,19 +417,13 @@ static inline bool zs_handle_lookup(struct zs_handles *handles,
 				    struct zs_handle_entry *entry)
 {
 	u32 idx = zs_handle_index(handle);
-	unsigned int pos = zs_handle_pos(idx);
-	struct zs_handle_chunk *chunk;
 
 	/* The acquire orders the directory and chunk after the limit. */
 	if (!idx || idx >= smp_load_acquire(&handles->limit))
 		return false;
-	chunk = zs_handle_chunk(handles, idx);
-	if (READ_ONCE(chunk->gen[pos]) != upper_32_bits(handle) ||
-	    READ_ONCE(chunk->loc[pos]) & ZS_LOC_FREED)
-		return false;
-	entry->loc = &chunk->loc[pos];
-	entry->gen = &chunk->gen[pos];
-	return true;
+	zs_handle_entry_of(handles, idx, entry);
+	return READ_ONCE(*entry->gen) == upper_32_bits(handle) &&
+	       !(READ_ONCE(*entry->loc) & ZS_LOC_FREED);
 }
 
 /*
@@ -426,13 +431,10 @@ static inline bool zs_handle_lookup(struct zs_handles *handles,
  * on.  zs_handle_put() gives the index back once the class lock is dropped.
  * Context: the lock of the class the object was in held.
  */
-static inline void zs_handle_retire(struct zs_handles *handles, u32 idx)
+static inline void zs_handle_retire(struct zs_handle_entry *entry)
 {
-	struct zs_handle_chunk *chunk = zs_handle_chunk(handles, idx);
-	unsigned int pos = zs_handle_pos(idx);
-
-	WRITE_ONCE(chunk->loc[pos], ZS_LOC_FREED);
-	WRITE_ONCE(chunk->gen[pos], chunk->gen[pos] + 1);
+	WRITE_ONCE(*entry->loc, ZS_LOC_FREED);
+	WRITE_ONCE(*entry->gen, *entry->gen + 1);
 }
 
 /* class.c */
@@ -464,7 +466,7 @@ void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
 		     unsigned int dst_idx, struct page **spare,
 		     struct zspage *src, unsigned int src_idx);
 bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
-		     unsigned int idx);
+		     unsigned int idx, struct zs_handle_entry *entry);
 bool zspage_release(struct zspage *zspage);
 void zspage_free(struct zs_pool *pool, struct zspage *zspage);
 void zs_free_work(struct work_struct *work);

@@ -316,21 +316,20 @@ void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
  * @pool: the pool
  * @zspage: the zspage
  * @idx: index of an allocated object
+ * @entry: the entry of its handle
  *
  * Context: class->lock held.
  * Return: true if the zspage became empty and was released: the caller must
  * zspage_free() it after dropping the lock.
  */
 bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
-		     unsigned int idx)
+		     unsigned int idx, struct zs_handle_entry *entry)
 {
 	struct size_class *class = zspage->class;
-	u32 handle_idx = zspage_refs(zspage)[idx];
 
 	class->objs_used--;
-	class->bytes_requested -=
-		zs_loc_size(READ_ONCE(*zs_handle_loc(&pool->handles, handle_idx)));
-	zs_handle_retire(&pool->handles, handle_idx);
+	class->bytes_requested -= zs_loc_size(READ_ONCE(*entry->loc));
+	zs_handle_retire(entry);
 	zspage_clear_slot(pool, zspage, idx);
 	if (!zspage->inuse) {
 		class_unlink_zspage(class, zspage);
