@@ -83,9 +83,9 @@ static unsigned int zs_handle_take(struct zs_handles *handles,
 	return got;
 }
 
-/* Gives @nr of @cpu's free indices back to the pool. */
-static void zs_handle_give(struct zs_handles *handles,
-			   struct zs_handle_cpu *cpu, unsigned int nr)
+/* Gives @nr of @cpu's free indices back to the pool; out of line, as rare. */
+static noinline void zs_handle_give(struct zs_handles *handles,
+				    struct zs_handle_cpu *cpu, unsigned int nr)
 {
 	spin_lock(&handles->lock);
 	while (nr--) {
@@ -204,6 +204,32 @@ free:
 	return grown;
 }
 
+/* The last of @cpu's free indices, which it has. */
+static u32 zs_handle_cpu_pop(struct zs_handle_cpu *cpu)
+{
+	return cpu->idx[--cpu->nr];
+}
+
+/*
+ * zs_handle_get() when the CPU has no free index: some from the pool, which
+ * may have to grow first.  Out of line, so that the common case saves no
+ * registers.
+ */
+static noinline u32 zs_handle_get_slow(struct zs_handles *handles, gfp_t gfp)
+{
+	struct zs_handle_cpu *cpu;
+	u32 idx = 0;
+
+	do {
+		local_lock(&handles->cpu->lock);
+		cpu = this_cpu_ptr(handles->cpu);
+		if (cpu->nr || zs_handle_take(handles, cpu, ZS_HANDLE_BATCH))
+			idx = zs_handle_cpu_pop(cpu);
+		local_unlock(&handles->cpu->lock);
+	} while (!idx && zs_handle_grow(handles, gfp));
+	return idx;
+}
+
 /**
  * zs_handle_get - take a free index of the table
  * @handles: the pool's table
@@ -217,15 +243,14 @@ u32 zs_handle_get(struct zs_handles *handles, gfp_t gfp)
 	struct zs_handle_cpu *cpu;
 	u32 idx = 0;
 
-	do {
-		local_lock(&handles->cpu->lock);
-		cpu = this_cpu_ptr(handles->cpu);
-		if (likely(cpu->nr) ||
-		    zs_handle_take(handles, cpu, ZS_HANDLE_BATCH))
-			idx = cpu->idx[--cpu->nr];
-		local_unlock(&handles->cpu->lock);
-	} while (!idx && zs_handle_grow(handles, gfp));
-	return idx;
+	local_lock(&handles->cpu->lock);
+	cpu = this_cpu_ptr(handles->cpu);
+	if (likely(cpu->nr))
+		idx = zs_handle_cpu_pop(cpu);
+	local_unlock(&handles->cpu->lock);
+	if (likely(idx))
+		return idx;
+	return zs_handle_get_slow(handles, gfp);
 }
 
 /**
