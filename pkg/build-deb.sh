@@ -9,22 +9,8 @@ out=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-# Build dependencies, installed with apt-get only if missing (as
-# scripts/deps.sh does): dh and dh_dkms, dpkg-buildpackage, lintian.
-installed() {
-	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
-}
-missing=
-for p in debhelper dh-dkms dpkg-dev lintian; do
-	installed "$p" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "deb: installing:$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086 # word splitting of the package list is intended
-	apt-get install -y --no-install-recommends $missing ||
-		{ apt-get update && apt-get install -y --no-install-recommends $missing; }
-fi
+# Build dependencies, installed only if missing.
+scripts/deps.sh --deb
 
 # VERSION is the one place of the version; debian/changelog must name the
 # same one (checked, not generated: the changelog is the release's record).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt-get, only the Debian packages the harness needs that are
-# missing. Usage: deps.sh [--kernel-build] [extra-package...]
+# missing. Usage: deps.sh [--kernel-build] [--deb] [--system] [extra-package...]
 set -eu
 
 # What each package is for:
@@ -18,13 +18,21 @@ set -eu
 #   git patch            make patches: writes the series, applies it
 # Extra packages come from the Makefile: the headers of other kernel flavours
 # the modules must build for (make flavours).  --kernel-build adds what
-# building a kernel needs (the debug kernel, the series' test kernels).
-if [ "${1:-}" = --kernel-build ]; then
-	shift
-	set -- build-essential bc bison flex libelf-dev libssl-dev "$@"
-fi
+# building a kernel needs (the debug kernel, the series' test kernels),
+# --deb what building the DKMS package and linting it needs (dh, dh_dkms,
+# dpkg-buildpackage, lintian), --system mmdebstrap (make check-system's
+# Debian system).  CI installs them all at once, before its lanes run side
+# by side: two apt-get runs at a time fail on dpkg's lock.
 pkgs="linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod sparse
-e2fsprogs python3 perl make xz-utils git patch $*"
+e2fsprogs python3 perl make xz-utils git patch"
+for arg; do
+	case $arg in
+	--kernel-build) pkgs="$pkgs build-essential bc bison flex libelf-dev libssl-dev" ;;
+	--deb) pkgs="$pkgs debhelper dh-dkms dpkg-dev lintian" ;;
+	--system) pkgs="$pkgs mmdebstrap" ;;
+	*) pkgs="$pkgs $arg" ;;
+	esac
+done
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
