@@ -67,6 +67,11 @@ def meta_figs(kv):
         figs.append(((w, p, "meta_per_object"), meta / objs))
     if req:
         figs.append(((w, p, "total_per_byte"), (float(kv["pages"]) * PAGE + meta) / req))
+    held = kv.get("held", "")
+    if req and held.isdigit():
+        # Ours' handle table is in debugfs' total but in no slab cache.
+        table = float(kv["debugfs"]) - float(kv["slab"]) if kv["debugfs"].isdigit() else 0
+        figs.append(((w, p, "held_per_byte"), (float(kv["pages"]) * PAGE + float(held) + table) / req))
     return figs
 
 
@@ -208,7 +213,7 @@ def stats(vals):
 def fmt(x, fig):
     if x is None:
         return "-"
-    if fig in ("density", "overhead", "total_per_byte"):
+    if fig in ("density", "overhead", "total_per_byte", "held_per_byte"):
         return f"{x:.4f}"
     if fig in ("pages", "compacted", "compr_data_size", "mem_used_total", "ops_per_s",
                "meta_bytes", "meta_slab_bytes", "bytes_per_page", "stored_pages",
@@ -412,12 +417,14 @@ def density_targets(data):
         L.append(row(f"{c}, {e[9:]} objects, {w}: after free-half + compaction within 0.002 of fill",
                      fmt(comp, "density"), verdict(comp >= fill - 0.002 if comp is not None else None)))
         for p in ("fill", "compact"):
-            ours = med(data, e, c, (w, p, "total_per_byte"))
-            stock = med(data, e, "stock", (w, p, "total_per_byte"))
-            ok = ours < stock if ours is not None and stock is not None else None
-            L.append(row(f"{c}, {e[9:]} objects, {w}, {p}: (pages + metadata) per stored byte below stock's",
-                         f"ours {fmt(ours, 'total_per_byte')}, stock {fmt(stock, 'total_per_byte')}",
-                         verdict(ok)))
+            for fig, what in (("total_per_byte", "metadata in use"), ("held_per_byte", "metadata's memory held")):
+                ours = med(data, e, c, (w, p, fig))
+                stock = med(data, e, "stock", (w, p, fig))
+                if ours is None:
+                    continue
+                ok = ours < stock if stock is not None else None
+                L.append(row(f"{c}, {e[9:]} objects, {w}, {p}: (pages + {what}) per stored byte below stock's",
+                             f"ours {fmt(ours, fig)}, stock {fmt(stock, fig)}", verdict(ok)))
     return L
 
 
@@ -430,23 +437,30 @@ def bounded(r, bound, goal, higher=False):
     return verdict(ok(bound)) + f" (goal {goal}x: {'met' if ok(goal) else 'not met'})"
 
 
+# The per-call bounds of the speed targets (issue 33), ours/stock, and the
+# goal beyond them: a read is zs_obj_read_begin() + end (map_ro_ns).
+CALL_BOUNDS = {"malloc_ns": 0.85, "free_ns": 0.85, "map_ro_ns": 0.85, "map_wo_ns": 0.7}
+CALL_GOAL = 0.7
+
+
 def instruction_targets(data):
-    """The speed targets: per call, ours <= 0.9x stock's instructions (goal 0.8x),
-    compaction time per freed page <= stock's, two threads >= 1.0x stock's
-    ops/s (goal 1.2x)."""
+    """The speed targets: per call, ours within CALL_BOUNDS of stock's
+    instructions (goal CALL_GOAL), compaction per freed page <= 0.9x stock's,
+    two threads >= 1.1x stock's ops/s (goal 1.3x)."""
     L = []
     for w in ("files", "anon"):
         for fig, ph in TIMED:
             r = ratio(med(data, "timing", "ours", (w, ph, fig)), med(data, "timing", "stock", (w, ph, fig)))
             if r:
-                L.append(row(f"{fig} ({w}, {ph}) <= 0.9x stock", f"{r:.3f}x", bounded(r, 0.9, 0.8)))
+                bound = CALL_BOUNDS[fig]
+                L.append(row(f"{fig} ({w}, {ph}) <= {bound}x stock", f"{r:.3f}x", bounded(r, bound, CALL_GOAL)))
         key = (w, "compact", "compact_ns_per_page")
         r = ratio(med(data, "timing", "ours", key), med(data, "timing", "stock", key))
         if r:
-            L.append(row(f"compact_ns_per_page ({w}) <= stock's", f"{r:.3f}x", verdict(r <= 1)))
+            L.append(row(f"compact_ns_per_page ({w}) <= 0.9x stock", f"{r:.3f}x", verdict(r <= 0.9)))
     key = ("files", "mixed_t2", "ops_per_s")
     r = ratio(med(data, "smp2", "ours", key), med(data, "smp2", "stock", key))
-    L.append(row("two threads ops/s >= 1.0x stock", f"{r:.3f}x" if r else "-", bounded(r, 1.0, 1.2, True)))
+    L.append(row("two threads ops/s >= 1.1x stock", f"{r:.3f}x" if r else "-", bounded(r, 1.1, 1.3, True)))
     return L
 
 
@@ -495,6 +509,8 @@ def density_sections(data):
         return L
     L += meta + sweep_table(data, exps, cfgs, ["### Total: (pool pages x 4096 + metadata) / requested bytes", ""],
                             "total_per_byte")
+    L += sweep_table(data, exps, cfgs, ["### Held: (pool pages x 4096 + the metadata's memory) / requested bytes",
+                                        ""], "held_per_byte")
     L += ["Metadata is read by `bench/guest/zsb-meta.sh`, which zs_bench runs (as a user",
           "helper, untimed) after each phase while its pool stays as it is:",
           "",
@@ -512,8 +528,11 @@ def density_sections(data):
           "  the handle in an 8-byte header at the start of every object (not in huge",
           "  zspages): that is inside its pool pages, already lowering its density, and",
           "  is not counted again.",
+          "- Held: the same, but for the slab caches the pages they hold after the",
+          "  shrink (slabs x slab size): the holes that frees leave in a slab page cost",
+          "  memory as the unused entries of ours' handle table do.",
           "- Counted for neither: the `struct page` of each pool page (the same 64 bytes",
-          "  per page for both), per-pool and per-class structures, slab page rounding.",
+          "  per page for both), per-pool and per-class structures.",
           ""]
     return L
 
@@ -562,13 +581,16 @@ LAT_KEYS = [("compact", "latency", f) for f in ("median_ns", "p99_ns", "worst_ns
 
 
 def latency_targets(data):
-    """The latency target: our worst malloc+map while compacting no higher than stock's."""
-    key = LAT_KEYS[2]
-    o, s = med(data, "latency", "ours", key), med(data, "latency", "stock", key)
-    if o is None or s is None:
-        return []
-    return [row("worst malloc+map+unmap while compacting (median over rounds) <= stock's",
-                f"ours {o / 1000:.0f} us, stock {s / 1000:.0f} us", verdict(o <= s))]
+    """The latency targets: our 99th percentile and worst malloc+write while
+    compacting (medians over rounds) no higher than stock's."""
+    L = []
+    for key in LAT_KEYS[1:]:
+        o, s = med(data, "latency", "ours", key), med(data, "latency", "stock", key)
+        if o is None or s is None:
+            continue
+        L.append(row(f"{key[2][:-3]} malloc+write while compacting (median over rounds) <= stock's",
+                     f"ours {o / 1000:.0f} us, stock {s / 1000:.0f} us", verdict(o <= s)))
+    return L
 
 
 def latency_section(data, cfgs=("stock", "ours")):
@@ -764,18 +786,21 @@ def series_targets(data):
         L.append(row(f"{e[9:]} objects, {w}: after free-half + zs_compact within 0.002 of fill",
                      fmt(comp, "density"), verdict(comp >= o - 0.002 if comp is not None else None)))
         for p in ("fill", "compact"):
-            t = {c: med(data, e, c, (w, p, "total_per_byte")) for c in PEERS}
-            ok = None if None in t.values() else t["ours"] < min(t["stock"], t["chain16"])
-            L.append(row(f"{e[9:]} objects, {w}, {p}: (pages + metadata) per stored byte below both stocks'",
-                         ", ".join(f"{c} {fmt(v, 'total_per_byte')}" for c, v in t.items()), verdict(ok)))
+            for fig, what in (("total_per_byte", "metadata in use"), ("held_per_byte", "metadata's memory held")):
+                t = {c: med(data, e, c, (w, p, fig)) for c in PEERS}
+                if t["ours"] is None:
+                    continue
+                ok = None if None in t.values() else t["ours"] < min(t["stock"], t["chain16"])
+                L.append(row(f"{e[9:]} objects, {w}, {p}: (pages + {what}) per stored byte below both stocks'",
+                             ", ".join(f"{c} {fmt(v, fig)}" for c, v in t.items()), verdict(ok)))
     r = ratio(med(data, "zram", "ours", ("zram", "stored", "mem_used_total")),
               med(data, "zram", "stock", ("zram", "stored", "mem_used_total")))
     L.append(row("zram mem_used_total for the 64 MiB image <= 0.97x stock's", f"{r:.3f}x" if r else "-",
                  verdict(r <= 0.97 if r else None)))
     h = med(data, "zram", "ours", ("zram", "halved", "density"))
-    L.append(row("zram, half the pages zeroed, compacted: density >= 0.97", fmt(h, "density"),
-                 verdict(h >= 0.97 if h is not None else None)))
-    L += instruction_targets(data)
+    L.append(row("zram, half the pages zeroed, compacted: density >= 0.975", fmt(h, "density"),
+                 verdict(h >= 0.975 if h is not None else None)))
+    L += instruction_targets(data) + latency_targets(data)
     key = ("zswap", "peak", "bytes_per_page")
     r = ratio(med(data, "zswap", "ours", key), med(data, "zswap", "stock", key))
     L.append(row("zswap pool bytes per stored page below stock's", f"{r:.3f}x" if r else "-",
@@ -830,11 +855,15 @@ def series_markdown(series, out, data, fails):
     L += ["## Density, metadata and total bytes (one boot each, TCG -smp 1)", ""]
     for title, fig in (("### Density after each phase", "density"),
                        ("### Metadata: bytes per stored object outside the pool pages", "meta_per_object"),
-                       ("### Total: (pool pages x 4096 + metadata) / requested bytes", "total_per_byte")):
+                       ("### Total: (pool pages x 4096 + metadata) / requested bytes", "total_per_byte"),
+                       ("### Held: (pool pages x 4096 + the metadata's memory) / requested bytes",
+                        "held_per_byte")):
         L += sweep_table(data, exps, dcfgs, [title, ""], fig)
     L += ["Metadata (bench/guest/zsb-meta.sh): ours, its debugfs `classes` total; stock and",
           "chain16, the objects in use of their `zs_handle` and `zspage` slab caches times",
-          "their sizes (booted with `slub_nomerge`).", ""]
+          "their sizes (booted with `slub_nomerge`).  Held counts the memory instead: the",
+          "slab pages of those caches (after a shrink) and ours' handle table, whose pages",
+          "stay while any entry in them is used, as a slab page with one object left does.", ""]
     L += zswap_section(data, f"{series}'s zswap", "zswap calls the kernel's zsmalloc (no zpool)")
     L += latency_section(data, PEERS)
     L += profile_section(out)

@@ -9,25 +9,32 @@
 #              slabs so that the count is exact, times object_size); needs
 #              slub_nomerge on the kernel command line, or these caches are
 #              merged into others: then slab=merged
+#   held=N     bytes of the slab pages those caches hold after the shrink
+#              (slabs x PAGE_SIZE << order): the objects in use and the
+#              holes between them that freeing left
 #   debugfs=N  ours: "metadata N bytes" of zsmalloc/zs_bench/classes
 #              (descriptors and the handle table)
 #              (stock 6.1 is built without CONFIG_ZSMALLOC_STAT: none)
 set -eu
 export PATH=/bin
 
-slab_bytes() {
-	total=0
+# "slab=N held=N" of the allocator's slab caches, or "slab=merged held=merged".
+slab_figures() {
+	used=0
+	held=0
 	for c in /sys/kernel/slab/zs_handle /sys/kernel/slab/zspage /sys/kernel/slab/zs_zspage_*; do
 		[ -e "$c" ] || continue
 		if [ -L "$c" ]; then
-			echo merged
+			echo "slab=merged held=merged"
 			return
 		fi
 		echo 1 >"$c/shrink"
 		n=$(cut -d' ' -f1 "$c/objects")
-		total=$((total + n * $(cat "$c/object_size")))
+		used=$((used + n * $(cat "$c/object_size")))
+		n=$(cut -d' ' -f1 "$c/slabs")
+		held=$((held + n * (4096 << $(cat "$c/order"))))
 	done
-	echo "$total"
+	echo "slab=$used held=$held"
 }
 
 debugfs_bytes() {
@@ -40,4 +47,4 @@ debugfs_bytes() {
 }
 
 echo "zsb: meta workload=$1 loop=$2 phase=$3 objects=$4 bytes=$5 pages=$6" \
-	"slab=$(slab_bytes) debugfs=$(debugfs_bytes)" >/dev/console
+	"$(slab_figures) debugfs=$(debugfs_bytes)" >/dev/console
