@@ -396,6 +396,10 @@ def sweep_table(data, exps, cfgs, title, fig):
     return L + [""]
 
 
+# The (pool pages + metadata) per stored byte figures the density targets
+# judge: metadata's objects in use, and the memory it holds.
+TOTALS = (("total_per_byte", "metadata in use"), ("held_per_byte", "metadata's memory held"))
+
 # max_pages_per_zspage's default in src/zspage.c: the configuration users get.
 DEFAULT_MPP = 16
 
@@ -417,7 +421,7 @@ def density_targets(data):
         L.append(row(f"{c}, {e[9:]} objects, {w}: after free-half + compaction within 0.002 of fill",
                      fmt(comp, "density"), verdict(comp >= fill - 0.002 if comp is not None else None)))
         for p in ("fill", "compact"):
-            for fig, what in (("total_per_byte", "metadata in use"), ("held_per_byte", "metadata's memory held")):
+            for fig, what in TOTALS:
                 ours = med(data, e, c, (w, p, fig))
                 stock = med(data, e, "stock", (w, p, fig))
                 if ours is None:
@@ -786,7 +790,7 @@ def series_targets(data):
         L.append(row(f"{e[9:]} objects, {w}: after free-half + zs_compact within 0.002 of fill",
                      fmt(comp, "density"), verdict(comp >= o - 0.002 if comp is not None else None)))
         for p in ("fill", "compact"):
-            for fig, what in (("total_per_byte", "metadata in use"), ("held_per_byte", "metadata's memory held")):
+            for fig, what in TOTALS:
                 t = {c: med(data, e, c, (w, p, fig)) for c in PEERS}
                 if t["ours"] is None:
                     continue
