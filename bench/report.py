@@ -355,7 +355,7 @@ plot '{dat}' using 2:xtic(1) title 'stock', '' using 3 title 'ours', 0.985 with 
 set output '{pdir}/latency-ratio.png'
 set title 'Latency ours / stock (median; < 1 is faster), -icount guests'
 set yrange [0:*]
-plot for [i=2:{len(wls) + 1}] '{lat}' using i:xtic(1) title columnheader(i), 0.8 with lines dt 2 lc rgb 'black' title 'target 0.8', 1 with lines lc rgb 'gray' notitle
+plot for [i=2:{len(wls) + 1}] '{lat}' using i:xtic(1) title columnheader(i), {CALL_GOAL} with lines dt 2 lc rgb 'black' title 'goal {CALL_GOAL}', 1 with lines lc rgb 'gray' notitle
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     made += ["density.png", "latency-ratio.png"]
@@ -536,7 +536,7 @@ def density_sections(data):
           "  shrink (slabs x slab size): the holes that frees leave in a slab page cost",
           "  memory as the unused entries of ours' handle table do.",
           "- Counted for neither: the `struct page` of each pool page (the same 64 bytes",
-          "  per page for both), per-pool and per-class structures.",
+          "  per page for both), per-pool and per-class structures; slab page rounding in use only.",
           ""]
     return L
 
