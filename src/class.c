@@ -86,11 +86,11 @@ static void zs_pick_chain(unsigned int size, struct zs_geometry *geo)
 	}
 	geo->pages = best_pages;
 	geo->objs = best_pages * PAGE_SIZE / size;
-	geo->refs_offset = struct_size((struct zspage *)NULL, pages, geo->pages);
-	geo->map_offset = ALIGN(geo->refs_offset + geo->objs * sizeof(u32),
-				sizeof(unsigned long));
-	geo->users_offset = geo->map_offset +
-			    BITS_TO_LONGS(geo->objs) * sizeof(unsigned long);
+	/* Widest first, so that nothing is padded but the end. */
+	geo->map_offset = struct_size((struct zspage *)NULL, pages, geo->pages);
+	geo->refs_offset = geo->map_offset +
+			   BITS_TO_LONGS(geo->objs) * sizeof(unsigned long);
+	geo->users_offset = geo->refs_offset + geo->objs * sizeof(u32);
 	geo->desc_bytes = ALIGN(geo->users_offset + geo->pages,
 				sizeof(unsigned long));
 }
@@ -262,7 +262,7 @@ void zspage_set_group(struct zspage *zspage)
 		return;
 	class_group_dec(class, zspage->group);
 	class_group_inc(class, group);
-	zspage->group = group;
+	WRITE_ONCE(zspage->group, group);
 	list_move(&zspage->list, &class->groups[group]);
 }
 
@@ -322,7 +322,7 @@ static struct zspage *class_fill(struct size_class *class,
  */
 void class_link_zspage(struct size_class *class, struct zspage *zspage)
 {
-	zspage->group = zspage_group_of(zspage);
+	WRITE_ONCE(zspage->group, zspage_group_of(zspage));
 	list_add(&zspage->list, &class->groups[zspage->group]);
 	class_group_inc(class, zspage->group);
 	class_fill(class, zspage);

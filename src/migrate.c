@@ -32,7 +32,7 @@ static bool zs_page_isolate(struct page *page, isolate_mode_t mode)
 	if (!page_private(page))
 		return false;
 	/* Page locked: the zspage stays.  A dying one is not worth moving. */
-	return !(READ_ONCE(page_zspage(page)->flags) & ZS_ZSPAGE_DYING);
+	return READ_ONCE(page_zspage(page)->group) != ZS_DYING_GROUP;
 }
 
 /* Points the slots of the objects that start on page @i at its new page. */
@@ -71,7 +71,7 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	spin_lock(&class->lock);
 	/* A page given back waits for our page lock: it cannot be here. */
 	if (WARN_ON_ONCE(zspage->pages[i] != src) ||
-	    (zspage->flags & ZS_ZSPAGE_DYING) ||
+	    zspage->group == ZS_DYING_GROUP ||
 	    atomic_read_acquire(&zspage->pinned)) {
 		spin_unlock(&class->lock);
 		return -EAGAIN;

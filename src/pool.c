@@ -432,6 +432,8 @@ int zs_setup(void)
 		     U16_MAX);
 	/* The objects lying on one page fit in its u8 counter. */
 	BUILD_BUG_ON(PAGE_SIZE / ZS_MIN_ALLOC_SIZE + 1 > U8_MAX);
+	/* Descriptors of one-object zspages are mostly header: keep it small. */
+	BUILD_BUG_ON(IS_ENABLED(CONFIG_64BIT) && sizeof(struct zspage) != 32);
 	err = zs_geometry_init();
 	if (err)
 		return err;

@@ -38,6 +38,11 @@
  */
 #define ZS_FULL_GROUP		10
 #define ZS_NR_GROUPS		(ZS_FULL_GROUP + 1)
+/*
+ * The group of a released zspage: empty, off the lists, being freed.  Read
+ * without the class lock by migration's isolation, so written with WRITE_ONCE.
+ */
+#define ZS_DYING_GROUP		U8_MAX
 
 /*
  * The location word kept in a handle's entry (handle.c):
@@ -62,9 +67,6 @@
  * index: objects fill a zspage in page order, and with on-demand backing its
  * pages are attached front to back.
  */
-
-/* zspage->flags */
-#define ZS_ZSPAGE_DYING		BIT(0)	/* empty, off the lists, being freed */
 
 struct size_class;
 struct zs_handle_cpu;
@@ -124,21 +126,22 @@ struct zs_handles {
 
 /**
  * struct zspage - descriptor of one zspage (a chain of order-0 pages)
- * @list: link in @class->groups[@group]; off any list while DYING
+ * @list: link in @class->groups[@group]; once released (@group is
+ *	ZS_DYING_GROUP), in the pool's deferred-free list or on none
  * @class: the size class; never changes
  * @inuse: objects allocated
  * @nr_backed: pages of @pages present
- * @group: current fullness group
- * @flags: ZS_ZSPAGE_* bits
+ * @group: current fullness group, or ZS_DYING_GROUP
  * @pinned: objects mapped now; raised under @class->lock, dropped without it
- * @free_link: link in the pool's deferred-free list
  * @pages: the pages of the chain; with on-demand backing, NULL where no
- *	object lies yet.  After them come, at offsets the class records, one
- *	back-reference (u32) per object, the allocation bitmap, and one byte per
- *	page counting the objects that lie (wholly or partly) on it.
+ *	object lies yet.  After them come, at offsets the class records, the
+ *	allocation bitmap, one back-reference (u32) per object, and one byte
+ *	per page counting the objects that lie (wholly or partly) on it.
  *
- * @class->lock protects all fields but @class, @pinned and @free_link, and
- * the arrays after @pages.
+ * @class->lock protects all fields but @class and @pinned, and the arrays
+ * after @pages; a released zspage's @list, the pool's free_lock.  The header
+ * is 32 bytes on 64-bit: one-page zspages of a single object are a sixth of
+ * zram's objects, and their descriptors are mostly header.
  */
 struct zspage {
 	struct list_head list;
@@ -146,9 +149,7 @@ struct zspage {
 	u16 inuse;
 	u8 nr_backed;
 	u8 group;
-	u8 flags;
 	atomic_t pinned;
-	struct list_head free_link;
 	struct page *pages[];
 };
 

@@ -399,7 +399,7 @@ bool zspage_release(struct zspage *zspage)
 
 	class->zspages--;
 	class->pages -= zspage->nr_backed;
-	zspage->flags |= ZS_ZSPAGE_DYING;
+	WRITE_ONCE(zspage->group, ZS_DYING_GROUP);
 	return true;
 }
 
@@ -442,7 +442,7 @@ unlock_pages:
 			unlock_page(zspage->pages[p]);
 	}
 	spin_lock(&pool->free_lock);
-	list_add_tail(&zspage->free_link, &pool->free_list);
+	list_add_tail(&zspage->list, &pool->free_list);
 	spin_unlock(&pool->free_lock);
 	schedule_work(&pool->free_work);
 }
@@ -464,7 +464,7 @@ void zs_free_work(struct work_struct *work)
 	list_splice_init(&pool->free_list, &list);
 	spin_unlock(&pool->free_lock);
 
-	list_for_each_entry_safe(zspage, next, &list, free_link) {
+	list_for_each_entry_safe(zspage, next, &list, list) {
 		for (p = 0; p < zspage->class->pages_per_zspage; p++) {
 			if (zspage->pages[p])
 				lock_page(zspage->pages[p]);
