@@ -18,9 +18,11 @@
  * preemption off.  Moves stop after the current destination as soon as the
  * lock is contended or the CPU has something else to run; the lock is then
  * dropped, and so it is after each source zspage, with a chance to
- * reschedule, and compaction of the class goes on.  Only a hold that moved
- * an object stops early, so each hold makes progress: a busy class is
- * compacted to the end all the same, and no hold repeats the last one.
+ * reschedule, and compaction of the class goes on.  A hold that stops early
+ * has moved an object or walked at least one more zspage than the last
+ * (class_trim() counts them), so each hold makes progress: a busy class is
+ * compacted to the end all the same, and no hold repeats the last one, even
+ * when nothing can move (pages cannot be had, or every source is pinned).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -173,35 +175,34 @@ static unsigned int zspage_pages_freed_by_move(struct zspage *zspage,
  * attaches (an even move lets the next one give back: the object before it
  * may have shared its page).  So the objects of a zspage end up packed from
  * its start, on the fewest pages; nothing moves if that is as many pages as
- * it holds (each move is a copy of the object).  Returns whether an object
- * moved.
+ * it holds (each move is a copy of the object).
  */
-static bool zspage_pack(struct zs_pool *pool, struct zspage *zspage,
+static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 			struct page **spare)
 {
 	unsigned int objs = zspage->class->objs_per_zspage, hole, idx, missing;
 	unsigned long *map = zspage_map(zspage);
-	bool moved = false;
 
 	if (DIV_ROUND_UP(zspage->inuse * zspage->class->size, PAGE_SIZE) >=
 	    zspage->nr_backed)
-		return false;
+		return;
 	for (hole = find_first_zero_bit(map, objs); hole < objs;
 	     hole = find_next_zero_bit(map, objs, hole + 1)) {
 		idx = find_last_bit(map, objs);
 		if (idx >= objs || idx < hole)
 			break;
 		missing = zspage_missing_pages(zspage, hole);
-		if (missing &&
-		    (!spare ||
-		     zspage_pages_freed_by_move(zspage, idx, hole) < missing ||
-		     zs_spare_fill(spare, missing, ZS_COMPACT_GFP,
-				   NUMA_NO_NODE)))
-			continue;
+		if (missing) {
+			if (!spare ||
+			    zspage_pages_freed_by_move(zspage, idx, hole) < missing)
+				continue;
+			/* No page now: none for the next hole either. */
+			if (zs_spare_fill(spare, missing, ZS_COMPACT_GFP,
+					  NUMA_NO_NODE))
+				break;
+		}
 		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);
-		moved = true;
 	}
-	return moved;
 }
 
 /* The first free slot of @dst from @from on that lies on pages it holds. */
@@ -223,8 +224,13 @@ static unsigned int zspage_next_backed_hole(struct zspage *dst,
  * into its own holes (zspage_pack()), so that their last pages empty.  The
  * moves into other zspages attach no page; a move within one attaches pages
  * only where it gives back more.  Returns the zspage, released, if it became
- * empty, or NULL (with *@yielded set if it stopped early to drop the lock,
- * which it does only once an object moved).
+ * empty, or NULL (with *@yielded set if it stopped early to drop the lock).
+ *
+ * *@walked counts the other zspages walked by earlier holds of this pass of
+ * the class; they are skipped, and it grows by those this hold walks.  The
+ * lists change while the lock is dropped, so it is a count, not a place: a
+ * zspage may be skipped or walked twice, which costs compaction at most a
+ * move, never correctness, and every hold that stops early walks one more.
  *
  * How the walk stays right while it changes what it walks:
  * - idx only goes down: it is the last object of @src not yet moved, and
@@ -238,11 +244,11 @@ static unsigned int zspage_next_backed_hole(struct zspage *dst,
  *   never one of @dst's: holes are taken only on pages @dst holds.
  */
 static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
-				 struct page **spare, bool *yielded)
+				 struct page **spare, unsigned int *walked,
+				 bool *yielded)
 {
-	unsigned int objs = class->objs_per_zspage, hole, idx = objs;
+	unsigned int objs = class->objs_per_zspage, hole, idx = objs, pos = 0;
 	struct zspage *src, *dst, *next;
-	bool moved = false;
 	int group;
 
 	src = zs_ondemand ? class_pick_source(class) : NULL;
@@ -251,7 +257,7 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
 		/* _safe: a destination that fills up moves to another group. */
 		list_for_each_entry_safe(dst, next, &class->groups[group], list) {
-			if (dst == src)
+			if (dst == src || pos++ < *walked)
 				continue;
 			for (hole = zspage_next_backed_hole(dst, 0);
 			     hole < objs && src->inuse;
@@ -259,7 +265,6 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 				/* Bits from idx up are clear: the last is below. */
 				idx = find_last_bit(zspage_map(src), idx);
 				zspage_move_obj(pool, dst, hole, NULL, src, idx);
-				moved = true;
 			}
 			zspage_set_group(dst);
 			if (!src->inuse) {
@@ -268,14 +273,15 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 				return src;
 			}
 			/* What moved stays moved; the rest waits for next time. */
-			if (moved && class_should_yield(class)) {
+			if (class_should_yield(class)) {
 				zspage_set_group(src);
+				*walked = pos;
 				*yielded = true;
 				return NULL;
 			}
 		}
 	}
-	moved |= zspage_pack(pool, src, spare);
+	zspage_pack(pool, src, spare);
 	zspage_set_group(src);
 	/*
 	 * A destination may still hold objects on pages past holes of its own
@@ -285,10 +291,13 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 	 */
 	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
 		list_for_each_entry(dst, &class->groups[group], list) {
+			if (pos++ < *walked)
+				continue;
 			/* Mapped objects stay where they are. */
 			if (!atomic_read_acquire(&dst->pinned))
-				moved |= zspage_pack(pool, dst, spare);
-			if (moved && class_should_yield(class)) {
+				zspage_pack(pool, dst, spare);
+			if (class_should_yield(class)) {
+				*walked = pos;
 				*yielded = true;
 				return NULL;
 			}
@@ -301,6 +310,7 @@ static unsigned long class_compact(struct zs_pool *pool,
 				   struct size_class *class)
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
+	unsigned int walked = 0;
 	struct zspage *zspage;
 	long freed = 0;
 
@@ -314,12 +324,16 @@ static unsigned long class_compact(struct zs_pool *pool,
 		class_settle(class);
 		zspage = class_empty_one(pool, class, spare, &yielded);
 		if (!zspage && !yielded)
-			zspage = class_trim(pool, class, spare, &yielded);
+			zspage = class_trim(pool, class, spare, &walked,
+					    &yielded);
 		freed += before - (long)class->pages;
 		spin_unlock(&class->lock);
-		if (zspage)
+		/* A zspage freed changes what there is to walk: start again. */
+		if (zspage) {
 			zspage_free(pool, zspage);
-		/* One source zspage per hold; a hold that yielded moved one. */
+			walked = 0;
+		}
+		/* One source zspage per hold; a hold that yielded progressed. */
 		if (!zspage && !yielded)
 			break;
 		cond_resched();
