@@ -15,7 +15,7 @@
  * The class lock is held for one source zspage at a time, and less when
  * someone waits: zs_malloc(), zs_free(), reads, writes and migration of the
  * class all need the lock, and a writer (zram, zswap) waits for it with
- * preemption off.  Moves stop after the current destination as soon as the
+ * preemption off.  Moves stop after the current object as soon as the
  * lock is contended or the CPU has something else to run; the lock is then
  * dropped, and so it is after each source zspage, with a chance to
  * reschedule, and compaction of the class goes on.  A hold that stops early
@@ -85,8 +85,9 @@ static struct zspage *class_pick_dest(struct size_class *class,
 			 __GFP_HIGHMEM | __GFP_MOVABLE)
 
 /*
- * Moves objects of @src into @dst until @src is empty or @dst is full, or a
- * page @dst needs cannot be had; returns false in that last case.
+ * Moves objects of @src into @dst until @src is empty, @dst is full or
+ * someone waits for the lock, or a page @dst needs cannot be had; returns
+ * false in that last case.
  */
 static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
 				struct zspage *src, struct page **spare)
@@ -106,6 +107,9 @@ static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
 			break;
 		}
 		zspage_move_obj(pool, dst, dst_idx, spare, src, idx);
+		/* What moved stays moved: the caller yields. */
+		if (class_should_yield(src->class))
+			break;
 	}
 	zspage_set_group(dst);
 	return moved_all;
@@ -202,6 +206,9 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 				break;
 		}
 		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);
+		/* The caller yields; the rest is packed another time. */
+		if (class_should_yield(zspage->class))
+			break;
 	}
 }
 
@@ -265,6 +272,8 @@ static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
 				/* Bits from idx up are clear: the last is below. */
 				idx = find_last_bit(zspage_map(src), idx);
 				zspage_move_obj(pool, dst, hole, NULL, src, idx);
+				if (class_should_yield(class))
+					break;
 			}
 			zspage_set_group(dst);
 			if (!src->inuse) {
