@@ -34,7 +34,8 @@ static struct page *zs_alloc_page(gfp_t gfp, int nid)
 
 /**
  * zs_spare_fill - make sure @spare holds at least @nr pages
- * @spare: ZS_SLOT_MAX_PAGES entries, NULL where empty
+ * @spare: ZS_SLOT_MAX_PAGES entries, NULL where empty; its pages are at its
+ *	front (filled from the first entry, taken from the last)
  * @nr: pages wanted, at most ZS_SLOT_MAX_PAGES
  * @gfp: how to allocate them
  * @nid: on which node, or NUMA_NO_NODE
@@ -55,10 +56,10 @@ int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid)
 }
 
 /**
- * zs_spare_drop - free the pages left in @spare
+ * zs_spare_free - free the pages left in @spare (zs_spare_drop())
  * @spare: ZS_SLOT_MAX_PAGES entries
  */
-void zs_spare_drop(struct page **spare)
+void zs_spare_free(struct page **spare)
 {
 	unsigned int i;
 
