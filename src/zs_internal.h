@@ -474,17 +474,20 @@ void zs_free_work(struct work_struct *work);
 unsigned long zspage_obj_loc(struct zspage *zspage, unsigned int idx,
 			     size_t size);
 int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid);
-void zs_spare_free(struct page **spare);
 
 /*
  * Frees the pages left in @spare.  Inline: every zs_malloc() ends with it,
- * and finds it empty but after a race (the call cost 13 instructions).  Its
+ * and finds it empty but after a race (a call cost 13 instructions).  Its
  * pages are at its front (zs_spare_fill()).
  */
 static inline void zs_spare_drop(struct page **spare)
 {
-	if (unlikely(spare[0]))
-		zs_spare_free(spare);
+	unsigned int i;
+
+	for (i = 0; i < ZS_SLOT_MAX_PAGES && spare[i]; i++) {
+		__free_page(spare[i]);
+		spare[i] = NULL;
+	}
 }
 
 /* Inline: allocation and compaction ask these of every slot they fill. */

@@ -55,21 +55,6 @@ int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid)
 	return 0;
 }
 
-/**
- * zs_spare_free - free the pages left in @spare (zs_spare_drop())
- * @spare: ZS_SLOT_MAX_PAGES entries
- */
-void zs_spare_free(struct page **spare)
-{
-	unsigned int i;
-
-	for (i = 0; i < ZS_SLOT_MAX_PAGES; i++) {
-		if (spare[i])
-			__free_page(spare[i]);
-		spare[i] = NULL;
-	}
-}
-
 static struct page *zs_spare_take(struct page **spare)
 {
 	int i;
