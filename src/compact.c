@@ -173,13 +173,14 @@ static unsigned int zspage_pages_freed_by_move(struct zspage *zspage,
 }
 
 /*
- * Moves the last objects of @zspage down into its lowest free slots.  A slot
- * on pages it holds costs nothing; one that lacks pages is taken only with
- * @spare, and only if the move gives back at least as many pages as it
- * attaches (an even move lets the next one give back: the object before it
- * may have shared its page).  So the objects of a zspage end up packed from
- * its start, on the fewest pages; nothing moves if that is as many pages as
- * it holds (each move is a copy of the object).
+ * Gives back the pages of @zspage no object lies on (a page whose drop found
+ * it locked by the migration core), then moves its last objects down into
+ * its lowest free slots.  A slot on pages it holds costs nothing; one that
+ * lacks pages is taken only if the move gives back at least as many pages
+ * as it attaches (an even move lets the next one give back: the object
+ * before it may have shared its page).  So the objects of a zspage end up
+ * packed from its start, on the fewest pages; nothing moves if that is as
+ * many pages as it holds (each move is a copy of the object).
  */
 static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 			struct page **spare)
@@ -187,6 +188,7 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 	unsigned int objs = zspage->class->objs_per_zspage, hole, idx, missing;
 	unsigned long *map = zspage_map(zspage);
 
+	zspage_drop_unused_pages(pool, zspage);
 	if (DIV_ROUND_UP(zspage->inuse * zspage->class->size, PAGE_SIZE) >=
 	    zspage->nr_backed)
 		return;
@@ -197,8 +199,7 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 			break;
 		missing = zspage_missing_pages(zspage, hole);
 		if (missing) {
-			if (!spare ||
-			    zspage_pages_freed_by_move(zspage, idx, hole) < missing)
+			if (zspage_pages_freed_by_move(zspage, idx, hole) < missing)
 				continue;
 			/* No page now: none for the next hole either. */
 			if (zs_spare_fill(spare, missing, ZS_COMPACT_GFP,

@@ -468,6 +468,7 @@ void zspage_move_obj(struct zs_pool *pool, struct zspage *dst,
 		     struct zspage *src, unsigned int src_idx);
 bool zspage_free_obj(struct zs_pool *pool, struct zspage *zspage,
 		     unsigned int idx, struct zs_handle_entry *entry);
+void zspage_drop_unused_pages(struct zs_pool *pool, struct zspage *zspage);
 bool zspage_release(struct zspage *zspage);
 void zspage_free(struct zs_pool *pool, struct zspage *zspage);
 void zs_free_work(struct work_struct *work);

@@ -126,8 +126,8 @@ static void zspage_detach_locked_page(struct zs_pool *pool, struct page *page)
 
 /*
  * Gives back page @p, on which no object lies any more.  A page the
- * migration core holds locked stays; a later object will use it, or the
- * zspage's end frees it.
+ * migration core holds locked stays; a later object uses it, compaction
+ * gives it back (zspage_drop_unused_pages()), or the zspage's end frees it.
  */
 static void zspage_drop_page(struct zs_pool *pool, struct zspage *zspage,
 			     unsigned int p)
@@ -140,6 +140,27 @@ static void zspage_drop_page(struct zs_pool *pool, struct zspage *zspage,
 	zspage->nr_backed--;
 	zspage->class->pages--;
 	zspage_detach_locked_page(pool, page);
+}
+
+/**
+ * zspage_drop_unused_pages - give back the pages of @zspage no object lies on
+ * @pool: the pool
+ * @zspage: the zspage
+ *
+ * Retries the pages zspage_drop_page() had to leave, so that the pages
+ * zs_class_freeable_pages() counts for them are not counted in vain.
+ *
+ * Context: class->lock held.
+ */
+void zspage_drop_unused_pages(struct zs_pool *pool, struct zspage *zspage)
+{
+	u8 *users = zspage_users(zspage);
+	unsigned int p;
+
+	for (p = 0; p < zspage->class->pages_per_zspage; p++) {
+		if (zspage->pages[p] && !users[p])
+			zspage_drop_page(pool, zspage, p);
+	}
 }
 
 /* Counts object @idx on its pages, attaching absent ones from @spare. */
