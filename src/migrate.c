@@ -11,10 +11,11 @@
  * The migration core calls us with the page locked.  A zspage is freed only
  * with all its pages locked (zspage.c), so while we hold a page lock its
  * zspage stays; the class lock then orders us with allocation, free,
- * compaction and reads.  A page whose zspage has an object being read, or is
- * being freed, is refused with -EAGAIN and the core tries again later.  After the copy, the
- * handle entries of the objects that start on the page are pointed at the new
- * page; objects that only end on it need no change.
+ * compaction and reads.  A page whose zspage has an object being read is
+ * refused with -EBUSY (the reader may sleep), one whose zspage is being freed
+ * with -EAGAIN (the core tries again soon, and finds the page let go of).
+ * After the copy, the handle entries of the objects that start on the page
+ * are pointed at the new page; objects that only end on it need no change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -69,10 +70,17 @@ static int zs_page_migrate(struct page *dst, struct page *src,
 	class = zspage->class;
 
 	spin_lock(&class->lock);
+	/*
+	 * A reader may sleep with its pin (zram, zswap decompress): not worth
+	 * the core's immediate retries, which -EAGAIN asks for.
+	 */
+	if (atomic_read_acquire(&zspage->pinned)) {
+		spin_unlock(&class->lock);
+		return -EBUSY;
+	}
 	/* A page given back waits for our page lock: it cannot be here. */
 	if (WARN_ON_ONCE(zspage->pages[i] != src) ||
-	    zspage->group == ZS_DYING_GROUP ||
-	    atomic_read_acquire(&zspage->pinned)) {
+	    zspage->group == ZS_DYING_GROUP) {
 		spin_unlock(&class->lock);
 		return -EAGAIN;
 	}
