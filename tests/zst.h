@@ -111,11 +111,14 @@ int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
 		  gfp_t gfp);
 void zst_obj_write(struct zs_pool *pool, struct zst_obj *o, u32 tag,
 		   void *scratch);
+long zst_obj_find(const void *buf, const struct zst_obj *o);
 long zst_obj_verify(struct zs_pool *pool, const struct zst_obj *o,
 		    void *scratch);
 long zst_obj_modify(struct zs_pool *pool, struct zst_obj *o,
 		    struct rnd_state *rnd, void *scratch);
 void zst_obj_free(struct zs_pool *pool, struct zst_obj *o);
+bool zst_objs_alloc(struct zst_case_ctx *c, struct zs_pool *pool,
+		    struct zst_obj *objs, unsigned int n, u32 size);
 
 /* Arrays of objects and their pool (zst_common.c). */
 struct zs_pool *zst_case_setup(struct zst_case_ctx *c, const char *name,
@@ -161,6 +164,8 @@ void zst_case_garbage_handle(struct zst_case_ctx *c);
 void zst_case_fill_free_compact(struct zst_case_ctx *c);
 void zst_case_compact_latency(struct zst_case_ctx *c);
 void zst_case_compact_busy(struct zst_case_ctx *c);
+void zst_case_page_drop_retry(struct zst_case_ctx *c);
+void zst_case_sleeping_read(struct zst_case_ctx *c);
 void zst_case_concurrent(struct zst_case_ctx *c);
 void zst_case_faults(struct zst_case_ctx *c);
 void zst_case_random_ops(struct zst_case_ctx *c);

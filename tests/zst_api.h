@@ -22,6 +22,12 @@
  * zst_write() writes a whole object from a buffer: zs_obj_write() on 7.x,
  * a ZS_MM_WO mapping and a copy on 6.x.
  *
+ * A read may sleep on 7.x (ZST_SLEEPING_READ): zram and zswap decompress
+ * between zs_obj_read_begin() and zs_obj_read_end().  zst_take_page() takes
+ * a page out of the buddy allocator wherever it is used, migrating what
+ * lies on it (alloc_contig_range(), 7.x with CONFIG_CONTIG_ALLOC: then
+ * ZST_CAN_TAKE_PAGE; elsewhere -EOPNOTSUPP), zst_give_page() frees it.
+ *
  * zst_map() and zst_unmap() give both the 6.x shape: on 7.x a read (ZST_RO)
  * is zs_obj_read_begin()..zs_obj_read_end() with @scratch as the local copy,
  * a write (ZST_WO) is made in @scratch and written whole by zs_obj_write() at
@@ -80,6 +86,22 @@ static void zst_expect_warning(const char *fn);
 /* zst_read_sg() reads through zs_obj_read_sg_begin(). */
 #define ZST_HAVE_SG		1
 #define ZST_SG_READ		"sg read"
+#define ZST_SLEEPING_READ	1
+
+#ifdef CONFIG_CONTIG_ALLOC
+#define ZST_CAN_TAKE_PAGE	1
+
+static inline int zst_take_page(unsigned long pfn)
+{
+	return alloc_contig_range(pfn, pfn + 1, ACR_FLAGS_NONE,
+				  GFP_KERNEL | __GFP_NOWARN);
+}
+
+static inline void zst_give_page(unsigned long pfn)
+{
+	free_contig_range(pfn, 1);
+}
+#endif
 
 static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
 				       gfp_t gfp)
@@ -208,11 +230,27 @@ static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
 	return done;
 }
 
+/* Begins a scatterlist read of the object; returns the page it starts on. */
+static inline struct page *zst_sg_read_begin(struct zs_pool *pool,
+					     unsigned long handle, size_t len,
+					     struct scatterlist *sg)
+{
+	zs_obj_read_sg_begin(pool, handle, sg, len);
+	return sg_page(sg);
+}
+
+static inline void zst_sg_read_end(struct zs_pool *pool, unsigned long handle)
+{
+	zs_obj_read_sg_end(pool, handle);
+}
+
 #else /* 6.x: zs_map_object() */
 
 /* No scatterlist read: zst_read_sg() copies from a ZS_MM_RO mapping. */
 #define ZST_HAVE_SG		0
 #define ZST_SG_READ		"RO copy"
+/* A mapping is atomic: no sleeping before zs_unmap_object(). */
+#define ZST_SLEEPING_READ	0
 
 static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
 				       gfp_t gfp)
@@ -268,6 +306,18 @@ static inline void zst_end_unpaired(struct zs_pool *pool, unsigned long handle)
 	zs_unmap_object(pool, handle);
 }
 
+/* No scatterlist read on 6.x: ZST_SLEEPING_READ cases do not get here. */
+static inline struct page *zst_sg_read_begin(struct zs_pool *pool,
+					     unsigned long handle, size_t len,
+					     struct scatterlist *sg)
+{
+	return NULL;
+}
+
+static inline void zst_sg_read_end(struct zs_pool *pool, unsigned long handle)
+{
+}
+
 static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
 				 size_t len, u8 *buf, bool bad)
 {
@@ -279,6 +329,19 @@ static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
 	return len;
 }
 
+#endif
+
+#ifndef ZST_CAN_TAKE_PAGE
+#define ZST_CAN_TAKE_PAGE	0
+
+static inline int zst_take_page(unsigned long pfn)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void zst_give_page(unsigned long pfn)
+{
+}
 #endif
 
 #endif /* _ZST_API_H */

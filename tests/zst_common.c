@@ -130,7 +130,8 @@ static long zst_obj_find_to(const void *buf, const struct zst_obj *o,
 	return zst_find(buf, zst_key(o->handle, o->size, o->hi), o->split, to);
 }
 
-static long zst_obj_find(const void *buf, const struct zst_obj *o)
+/* The first byte of @buf, @o->size long, not matching the object @o, or -1. */
+long zst_obj_find(const void *buf, const struct zst_obj *o)
 {
 	return zst_obj_find_to(buf, o, o->size);
 }
@@ -271,6 +272,25 @@ long zst_obj_modify(struct zs_pool *pool, struct zst_obj *o,
 		o->split = o->size;
 	}
 	return -1;
+}
+
+/* Allocates and writes @n objects of @size bytes; false after a failure. */
+bool zst_objs_alloc(struct zst_case_ctx *c, struct zs_pool *pool,
+		    struct zst_obj *objs, unsigned int n, u32 size)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
+		if (err) {
+			zst_fail(c, "zs_malloc(%u) = %d", size, err);
+			return false;
+		}
+		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd),
+			      c->scratch);
+	}
+	return true;
 }
 
 void zst_obj_free(struct zs_pool *pool, struct zst_obj *o)

@@ -4,8 +4,9 @@
  *
  * fill_free_compact (what zs_compact() frees and what the pool's stats say
  * of it), compact_latency (how long an allocation waits beside a compaction:
- * measured, not judged) and compact_busy (a compaction beside a busy class
- * still empties it).
+ * measured, not judged), compact_busy (a compaction beside a busy class
+ * still empties it) and page_drop_retry (a page whose drop found it locked
+ * is given back later).
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -14,7 +15,9 @@
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/delay.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -386,4 +389,107 @@ out:
 		zs_destroy_pool(busy.pool);
 	}
 	kvfree(handles);
+}
+
+/*
+ * Locks the page object @o lies on, as the migration core would, with a
+ * reference of ours; NULL after a failure.  The object is found where a read
+ * puts it: in place (64-bit: pages are in the direct map).  Migration may
+ * move it until its page is locked: then it is looked for again.
+ */
+static struct page *zst_lock_obj_page(struct zst_case_ctx *c,
+				      struct zs_pool *pool,
+				      const struct zst_obj *o)
+{
+	struct page *page, *now;
+	unsigned int tries;
+	void *mem;
+
+	for (tries = 0; tries < 100; tries++) {
+		mem = zst_map(pool, o->handle, ZST_RO, o->size, c->scratch);
+		page = virt_to_page(mem);
+		get_page(page);
+		zst_unmap(pool, o->handle, ZST_RO, o->size, c->scratch, mem);
+		lock_page(page);
+		mem = zst_map(pool, o->handle, ZST_RO, o->size, c->scratch);
+		now = virt_to_page(mem);
+		zst_unmap(pool, o->handle, ZST_RO, o->size, c->scratch, mem);
+		if (now == page)
+			return page;
+		unlock_page(page);
+		put_page(page);
+	}
+	zst_fail(c, "the object moved 100 times while its page was looked for");
+	return NULL;
+}
+
+/*
+ * The pages of @pool once at most @want, or after zs_compact() gave back
+ * what it could ten times: the migration core (suite 20's compaction loop)
+ * may hold the lock of a page due to go back just then.
+ */
+static unsigned long zst_compacted_pages(struct zs_pool *pool,
+					 unsigned long want)
+{
+	unsigned long pages = zs_get_total_pages(pool);
+	unsigned int tries;
+
+	for (tries = 0; tries < 10 && pages > want; tries++) {
+		zs_compact(pool);
+		pages = zs_get_total_pages(pool);
+		if (pages > want)
+			msleep(20);
+	}
+	return pages;
+}
+
+/*
+ * page_drop_retry (ours only): a page left with no object on it while the
+ * migration core held it locked is given back by the next zs_compact().
+ * Four objects of 3072 bytes fill one zspage of three pages (the least-waste
+ * chain for that size, attached as objects need them); the first lies on page
+ * 0 alone, the last on page 2.  With the second and third freed, the last is
+ * freed while its page is locked: the page stays, and compaction must give it
+ * back.  Unfixed, it stayed until an object used it again or its zspage died,
+ * and the shrinker counted it as freeable in vain.
+ */
+void zst_case_page_drop_retry(struct zst_case_ctx *c)
+{
+	struct zst_obj objs[4] = {};
+	struct zs_pool *pool;
+	unsigned long pages;
+	struct page *page;
+
+	pool = zs_create_pool("zst_drop_retry");
+	if (!pool) {
+		zst_fail(c, "cannot create pool");
+		return;
+	}
+	if (!zst_objs_alloc(c, pool, objs, ARRAY_SIZE(objs), 3072))
+		goto free_all;
+	zst_obj_free(pool, &objs[1]);
+	zst_obj_free(pool, &objs[2]);
+	/* Before the case's own locked free, a drop may have met migration. */
+	pages = zst_compacted_pages(pool, 2);
+	if (pages != 2) {
+		zst_fail(c, "%lu pages for objects 0 and 3 of one zspage, not 2", pages);
+		goto free_all;
+	}
+	page = zst_lock_obj_page(c, pool, &objs[3]);
+	if (!page)
+		goto free_all;
+	zst_obj_free(pool, &objs[3]);
+	pages = zs_get_total_pages(pool);
+	unlock_page(page);
+	put_page(page);
+	zst_expect(c, pages == 2, "the free gave back the page held locked: %lu pages",
+		   pages);
+	pages = zst_compacted_pages(pool, 1);
+	zst_diag(c, "pages after the locked free 2, after zs_compact() %lu", pages);
+	zst_expect(c, pages == 1, "%lu pages after compaction for one object", pages);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after compaction");
+free_all:
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+	zs_destroy_pool(pool);
 }

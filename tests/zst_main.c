@@ -79,6 +79,9 @@
  * injected allocation failures), bad_handle and garbage_handle (ours only:
  * stock 6.1 trusts handles), compact_latency (a measurement, printed and
  * not judged), compact_busy (a compaction beside a busy class empties it),
+ * page_drop_retry (ours only: a page whose drop found it locked is given
+ * back by compaction), sleeping_read (7.x: a read that sleeps keeps its
+ * object where it is through compaction and migration),
  * random_ops (ops= seeded random API operations) and random_ops_bad (the
  * same with garbage and stale handles: ours only) only when named in
  * cases=.  On 7.x the bad-handle cases read, write and read
@@ -172,6 +175,8 @@ static const struct zst_case zst_cases[] = {
 	{ "garbage_handle",	zst_case_garbage_handle,	true },
 	{ "compact_latency",	zst_case_compact_latency,	true },
 	{ "compact_busy",	zst_case_compact_busy,		true },
+	{ "page_drop_retry",	zst_case_page_drop_retry,	true },
+	{ "sleeping_read",	zst_case_sleeping_read,		true },
 	{ "random_ops",		zst_case_random_ops,		true },
 	{ "random_ops_bad",	zst_case_random_ops_bad,	true },
 };
