@@ -420,15 +420,22 @@ def density_targets(data):
                      fmt(fill, "density"), verdict(fill >= goal)))
         L.append(row(f"{c}, {e[9:]} objects, {w}: after free-half + compaction within 0.002 of fill",
                      fmt(comp, "density"), verdict(comp >= fill - 0.002 if comp is not None else None)))
-        for p in ("fill", "compact"):
-            for fig, what in TOTALS:
-                ours = med(data, e, c, (w, p, fig))
-                stock = med(data, e, "stock", (w, p, fig))
-                if ours is None:
-                    continue
-                ok = ours < stock if stock is not None else None
-                L.append(row(f"{c}, {e[9:]} objects, {w}, {p}: (pages + {what}) per stored byte below stock's",
-                             f"ours {fmt(ours, fig)}, stock {fmt(stock, fig)}", verdict(ok)))
+        L += totals_rows(data, e, w, c, ("stock",), f"{c}, {e[9:]} objects", "stock's")
+    return L
+
+
+def totals_rows(data, e, w, ours, peers, what_ours, whose):
+    """Rows: (pages + metadata) per stored byte of config ours on workload
+    w, after fill and after compaction, below that of each of peers."""
+    L = []
+    for p in ("fill", "compact"):
+        for fig, what in TOTALS:
+            t = {c: med(data, e, c, (w, p, fig)) for c in (ours,) + peers}
+            if t[ours] is None:
+                continue
+            ok = None if None in t.values() else all(t[ours] < t[c] for c in peers)
+            L.append(row(f"{what_ours}, {w}, {p}: (pages + {what}) per stored byte below {whose}",
+                         ", ".join(f"{c} {fmt(v, fig)}" for c, v in t.items()), verdict(ok)))
     return L
 
 
@@ -789,14 +796,7 @@ def series_targets(data):
         comp = med(data, e, "ours", (w, "compact", "density"))
         L.append(row(f"{e[9:]} objects, {w}: after free-half + zs_compact within 0.002 of fill",
                      fmt(comp, "density"), verdict(comp >= o - 0.002 if comp is not None else None)))
-        for p in ("fill", "compact"):
-            for fig, what in TOTALS:
-                t = {c: med(data, e, c, (w, p, fig)) for c in PEERS}
-                if t["ours"] is None:
-                    continue
-                ok = None if None in t.values() else t["ours"] < min(t["stock"], t["chain16"])
-                L.append(row(f"{e[9:]} objects, {w}, {p}: (pages + {what}) per stored byte below both stocks'",
-                             ", ".join(f"{c} {fmt(v, fig)}" for c, v in t.items()), verdict(ok)))
+        L += totals_rows(data, e, w, "ours", ("stock", "chain16"), f"{e[9:]} objects", "both stocks'")
     r = ratio(med(data, "zram", "ours", ("zram", "stored", "mem_used_total")),
               med(data, "zram", "stock", ("zram", "stored", "mem_used_total")))
     L.append(row("zram mem_used_total for the 64 MiB image <= 0.97x stock's", f"{r:.3f}x" if r else "-",
