@@ -148,7 +148,8 @@ static void zspage_drop_page(struct zs_pool *pool, struct zspage *zspage,
  * @zspage: the zspage
  *
  * Retries the pages zspage_drop_page() had to leave, so that the pages
- * zs_class_freeable_pages() counts for them are not counted in vain.
+ * zs_class_freeable_pages() counts for them are not counted in vain.  With
+ * every page attached up front (no on-demand backing) pages stay unused.
  *
  * Context: class->lock held.
  */
@@ -157,6 +158,8 @@ void zspage_drop_unused_pages(struct zs_pool *pool, struct zspage *zspage)
 	u8 *users = zspage_users(zspage);
 	unsigned int p;
 
+	if (!zs_ondemand)
+		return;
 	for (p = 0; p < zspage->class->pages_per_zspage; p++) {
 		if (zspage->pages[p] && !users[p])
 			zspage_drop_page(pool, zspage, p);
