@@ -76,6 +76,19 @@ static struct zspage *class_pick_dest(struct size_class *class,
 }
 
 /*
+ * The node of the page object @idx of @zspage starts on.  A page compaction
+ * attaches for the object comes from there: an object zs_malloc() placed on
+ * a node stays on it, wherever the compacting task runs.
+ */
+static int zspage_obj_nid(struct zspage *zspage, unsigned int idx)
+{
+	unsigned int first, last;
+
+	zspage_slot_pages(zspage, idx, &first, &last);
+	return page_to_nid(zspage->pages[first]);
+}
+
+/*
  * Pages compaction may attach to a destination: never sleeping, and never
  * from the emergency reserves, even when the shrinker runs it under
  * PF_MEMALLOC: a move that then fails to empty its source would hold more
@@ -102,7 +115,7 @@ static bool zspage_move_objects(struct zs_pool *pool, struct zspage *dst,
 		dst_idx = zspage_first_free(dst);
 		missing = zspage_missing_pages(dst, dst_idx);
 		if (missing && zs_spare_fill(spare, missing, ZS_COMPACT_GFP,
-					     NUMA_NO_NODE)) {
+					     zspage_obj_nid(src, idx))) {
 			moved_all = false;
 			break;
 		}
@@ -203,7 +216,7 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 				continue;
 			/* No page now: none for the next hole either. */
 			if (zs_spare_fill(spare, missing, ZS_COMPACT_GFP,
-					  NUMA_NO_NODE))
+					  zspage_obj_nid(zspage, idx)))
 				break;
 		}
 		zspage_move_obj(pool, zspage, hole, spare, zspage, idx);

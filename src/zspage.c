@@ -40,12 +40,17 @@ static struct page *zs_alloc_page(gfp_t gfp, int nid)
  * @gfp: how to allocate them
  * @nid: on which node, or NUMA_NO_NODE
  *
+ * Spares a failed fill for another node left go back first: compaction
+ * keeps its spares from one object to the next.
+ *
  * Return: 0, or -ENOMEM (what was allocated stays in @spare).
  */
 int zs_spare_fill(struct page **spare, unsigned int nr, gfp_t gfp, int nid)
 {
 	unsigned int i;
 
+	if (nid != NUMA_NO_NODE && spare[0] && page_to_nid(spare[0]) != nid)
+		zs_spare_drop(spare);
 	for (i = 0; i < nr; i++) {
 		if (!spare[i])
 			spare[i] = zs_alloc_page(gfp, nid);
