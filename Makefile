@@ -42,7 +42,7 @@
 #                        directory gets a copy of the sources first
 #   DEBUG_CACHE=dir      the debug kernel's build cache (outside the work tree,
 #                        so that fresh clones reuse it)
-#   TIMEOUT ACCEL CPU SMP MEM QEMU APPEND   the VM (scripts/run-vm.sh)
+#   TIMEOUT ACCEL CPU SMP MEM NUMA_NODES QEMU APPEND   the VM (scripts/run-vm.sh)
 #   BLOB TREE SCRATCH    the VM's disks (shared between OUTs if you like)
 #   FLAVOURS             other Debian kernel flavours to build for (default
 #                        rt-amd64 cloud-amd64; their headers come with deps)
@@ -116,6 +116,8 @@ ACCEL       ?= tcg
 CPU         ?= max
 SMP         ?= 2
 MEM         ?= 1G
+# Nodes of the guest (scripts/run-vm.sh): the series' kernels boot with 2.
+NUMA_NODES  ?= 1
 QEMU        ?= qemu-system-x86_64
 APPEND      ?=
 FLAVOURS    ?= rt-amd64 cloud-amd64
@@ -142,7 +144,8 @@ include configs/flavour-$(FLAVOUR).mk
 endif
 
 VM_ENV = KERNEL=$(KERNEL) INITRD=$(INITRD) BLOB=$(BLOB) TREE=$(TREE) SCRATCH=$(SCRATCH) TIMEOUT=$(TIMEOUT) \
-	ACCEL=$(ACCEL) CPU='$(CPU)' SMP=$(SMP) MEM=$(MEM) QEMU=$(QEMU) APPEND='$(APPEND)'
+	ACCEL=$(ACCEL) CPU='$(CPU)' SMP=$(SMP) MEM=$(MEM) NUMA_NODES=$(NUMA_NODES) QEMU=$(QEMU) \
+	APPEND='$(APPEND)'
 
 .PHONY: all modules modules-available deps fetch lint flavours modversions blob initramfs \
 	boot verdict selfcheck check check-debug check-system caches \

@@ -27,7 +27,8 @@ patches: deps
 
 # make check KSERIES=6.12|7.2 [ZSMALLOC=stock]: the guest suites on the
 # series' test kernel, zsmalloc built in: with the series (ours) or without
-# (stock, that kernel's own).  Ours also lints the series (make patches) and
+# (stock, that kernel's own), in a guest of two nodes (NUMA_NODES=2: the
+# second has memory and no CPU, as test_zsmalloc's node_kept wants).  Ours also lints the series (make patches) and
 # its in-tree build (scripts/lint-kseries-build.sh), and builds the series
 # one patch at a time (scripts/check-series-build.sh).  The kernel comes from
 # scripts/build-kseries-kernel.sh (cached in KSERIES_CACHE, rebuilt where src/
@@ -87,7 +88,7 @@ check-kseries: deps $(BLOB) $(TREE)
 	-@. $(KSERIES_CACHE)/$(KSERIES)/$(KS_VARIANT).env && $(MAKE) --no-print-directory \
 		test-module boot KVER=$$KVER KERNEL=$$KERNEL KDIR=$$KDIR \
 		MODULES_DIR=$$MODULES_DIR LINUX_SRC=$$KSRC OUT=$(KS_OUT) \
-		MODTREE=$(KS_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) \
+		MODTREE=$(KS_OUT)/modtree BLOB=$(BLOB) TREE=$(TREE) NUMA_NODES=2 \
 		STOCK_MODULES='$(KS_MODULES)' GUEST_MODULES='$(filter-out zram,$(KS_MODULES))'
 	@tests/host/summary.sh $(if $(KS_LINT),$(addprefix \
 		$(KS_OUT)/counts/,patches lint series-build)) $(KS_OUT)/vm/counts

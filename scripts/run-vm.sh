@@ -14,7 +14,9 @@
 #            for each boot, writable, serial zs-scratch
 # TIMEOUT (seconds, default 300);
 # ACCEL (tcg), CPU (max), SMP (2), MEM (1G), QEMU (qemu-system-x86_64),
-# APPEND (extra kernel command line).
+# APPEND (extra kernel command line);
+# NUMA_NODES (1): more makes a guest of that many nodes, MEM split evenly
+#            (MEM in M or G), every CPU on node 0, the others memory only.
 #
 # Writes RUNDIR/console.log (ttyS0: console), RUNDIR/result (ttyS1: the
 # guest's result channel), RUNDIR/exit ("exit N" from QEMU, or "timeout N")
@@ -27,6 +29,7 @@ dir=$1
 : "${ROOT:=}" "${TEST:=}"
 : "${TIMEOUT:=300}" "${ACCEL:=tcg}"
 : "${CPU:=max}" "${SMP:=2}" "${MEM:=1G}" "${QEMU:=qemu-system-x86_64}" "${APPEND:=}"
+: "${NUMA_NODES:=1}"
 for f in "$KERNEL" "$INITRD" ${BLOB:+"$BLOB"} ${TREE:+"$TREE"} ${ROOT:+"$ROOT"} ${TEST:+"$TEST"}; do
 	[ -f "$f" ] || { echo "run-vm: $f: no such file (make deps initramfs?)" >&2; exit 1; }
 done
@@ -47,6 +50,25 @@ set -- "$QEMU" -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline" \
 	-serial "file:$dir/console.log" -serial "file:$dir/result"
+# numa NODES: each node a RAM backend of an equal share of MEM.
+numa() {
+	case $MEM in
+	*G) mib=$((${MEM%G} * 1024)) ;;
+	*M) mib=${MEM%M} ;;
+	*) echo "run-vm: NUMA_NODES needs MEM in M or G, not $MEM" >&2; exit 1 ;;
+	esac
+	node=0
+	while [ "$node" -lt "$1" ]; do
+		cpus=
+		[ "$node" -ne 0 ] || cpus=,cpus=0-$((SMP - 1))
+		NUMA="$NUMA -object memory-backend-ram,id=mem$node,size=$((mib / $1))M"
+		NUMA="$NUMA -numa node,nodeid=$node$cpus,memdev=mem$node"
+		node=$((node + 1))
+	done
+}
+NUMA=
+[ "$NUMA_NODES" -le 1 ] || numa "$NUMA_NODES"
+
 # disk FILE SERIAL [OPTIONS]
 disk() {
 	set -- "$1" "$2" "${3:+,$3}"
@@ -62,11 +84,11 @@ if [ -n "$SCRATCH" ]; then
 	truncate -s "${SCRATCH_MIB}M" "$SCRATCH"
 	disk "$SCRATCH" zs-scratch
 fi
-# shellcheck disable=SC2086 # DISKS holds options, no paths with blanks
-set -- "$@" $DISKS
+# shellcheck disable=SC2086 # NUMA and DISKS hold options, no paths with blanks
+set -- "$@" $NUMA $DISKS
 echo "$*" >"$dir/qemu.cmd"
 
-echo "run-vm: booting ($ACCEL, $SMP cpus, $MEM, timeout ${TIMEOUT}s); console: $dir/console.log"
+echo "run-vm: booting ($ACCEL, $SMP cpus, $MEM on $NUMA_NODES node(s), timeout ${TIMEOUT}s); console: $dir/console.log"
 start=$(date +%s)
 st=0
 timeout -k 10 "$TIMEOUT" "$@" </dev/null || st=$?

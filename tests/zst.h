@@ -107,6 +107,8 @@ void zst_shuffle(struct rnd_state *rnd, u32 *order, u32 n);
 bool zst_size_error_ok(size_t size, long err);
 
 /* Objects, through the calling thread's PAGE_SIZE @scratch (zst_common.c). */
+int zst_obj_alloc_node(struct zs_pool *pool, struct zst_obj *o, u32 size,
+		       gfp_t gfp, int nid);
 int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
 		  gfp_t gfp);
 void zst_obj_write(struct zs_pool *pool, struct zst_obj *o, u32 tag,
@@ -118,7 +120,7 @@ long zst_obj_modify(struct zs_pool *pool, struct zst_obj *o,
 		    struct rnd_state *rnd, void *scratch);
 void zst_obj_free(struct zs_pool *pool, struct zst_obj *o);
 bool zst_objs_alloc(struct zst_case_ctx *c, struct zs_pool *pool,
-		    struct zst_obj *objs, unsigned int n, u32 size);
+		    struct zst_obj *objs, unsigned int n, u32 size, int nid);
 
 /* Arrays of objects and their pool (zst_common.c). */
 struct zs_pool *zst_case_setup(struct zst_case_ctx *c, const char *name,
@@ -166,6 +168,7 @@ void zst_case_compact_latency(struct zst_case_ctx *c);
 void zst_case_compact_busy(struct zst_case_ctx *c);
 void zst_case_page_drop_retry(struct zst_case_ctx *c);
 void zst_case_sleeping_read(struct zst_case_ctx *c);
+void zst_case_node_kept(struct zst_case_ctx *c);
 void zst_case_concurrent(struct zst_case_ctx *c);
 void zst_case_faults(struct zst_case_ctx *c);
 void zst_case_random_ops(struct zst_case_ctx *c);

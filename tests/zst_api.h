@@ -6,14 +6,15 @@
  * 6.12 and 7.2 (the patch series).  What differs between their APIs is
  * wrapped here, so that the test's functions name no kernel version:
  *
- *  - zs_malloc() takes a node from 7.0 on: zst_malloc() passes NUMA_NO_NODE.
+ *  - zs_malloc() takes a node from 7.0 on: zst_malloc_node() passes it
+ *    there (6.x has none to pass), zst_malloc() passes NUMA_NO_NODE.
  *  - A size over PAGE_SIZE fails with -ENOSPC, and on 6.1 with -EINVAL too
  *    (ZST_ERR_TOO_BIG_TOO): 6.1's own allocator says so, ours -ENOSPC as
  *    from 6.12 on; a size of 0 fails with -EINVAL everywhere.
  *  - Include paths and allocation helpers: <linux/unaligned.h> from 6.12
  *    on, kzalloc_obj() from 7.x on.
  *  - 6.x maps an object (zs_map_object(), ZS_MM_RO, WO or RW, and
- *    zs_unmap_object()); 7.x has no mapping: zs_obj_read_begin() and
+ *    zs_unmap_object()); 7.x (ZST_API_7) has no mapping: zs_obj_read_begin() and
  *    zs_obj_read_end() read an object in place, or in a copy the caller
  *    provides if it spans two pages; zs_obj_read_sg_begin() and
  *    zs_obj_read_sg_end() describe it as a scatterlist of one or two
@@ -22,7 +23,7 @@
  * zst_write() writes a whole object from a buffer: zs_obj_write() on 7.x,
  * a ZS_MM_WO mapping and a copy on 6.x.
  *
- * A read may sleep on 7.x (ZST_SLEEPING_READ): zram and zswap decompress
+ * A read may sleep on 7.x (ZST_API_7): zram and zswap decompress
  * between zs_obj_read_begin() and zs_obj_read_end().  zst_take_page() takes
  * a page out of the buddy allocator wherever it is used, migrating what
  * lies on it (alloc_contig_range(), 7.x with CONFIG_CONTIG_ALLOC: then
@@ -83,10 +84,12 @@ static void zst_expect_warning(const char *fn);
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
 
-/* zst_read_sg() reads through zs_obj_read_sg_begin(). */
-#define ZST_HAVE_SG		1
+/*
+ * 7.x's API: zs_malloc() takes a node; reads begin and end (they may sleep
+ * in between), one of them by scatterlist, through which zst_read_sg() reads.
+ */
+#define ZST_API_7		1
 #define ZST_SG_READ		"sg read"
-#define ZST_SLEEPING_READ	1
 
 #ifdef CONFIG_CONTIG_ALLOC
 #define ZST_CAN_TAKE_PAGE	1
@@ -103,10 +106,10 @@ static inline void zst_give_page(unsigned long pfn)
 }
 #endif
 
-static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
-				       gfp_t gfp)
+static inline unsigned long zst_malloc_node(struct zs_pool *pool, size_t size,
+					    gfp_t gfp, int nid)
 {
-	return zs_malloc(pool, size, gfp, NUMA_NO_NODE);
+	return zs_malloc(pool, size, gfp, nid);
 }
 
 /* Whether an access in @mode reads the object (a bad handle's: zeroes). */
@@ -184,6 +187,20 @@ static inline void zst_end_unpaired(struct zs_pool *pool, unsigned long handle)
 	zs_obj_read_sg_end(pool, handle);
 }
 
+/* Begins a scatterlist read of the object; returns the page it starts on. */
+static inline struct page *zst_sg_read_begin(struct zs_pool *pool,
+					     unsigned long handle, size_t len,
+					     struct scatterlist *sg)
+{
+	zs_obj_read_sg_begin(pool, handle, sg, len);
+	return sg_page(sg);
+}
+
+static inline void zst_sg_read_end(struct zs_pool *pool, unsigned long handle)
+{
+	zs_obj_read_sg_end(pool, handle);
+}
+
 /**
  * zst_read_sg() - copy an object into @buf through a scatterlist read
  * @pool: its pool
@@ -211,7 +228,7 @@ static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
 
 	if (bad)
 		zst_expect_warning("zs_obj_read_sg_begin");
-	zs_obj_read_sg_begin(pool, handle, sg, len);
+	zst_sg_read_begin(pool, handle, len, sg);
 	for (i = 0; i < ARRAY_SIZE(sg) && !last; i++) {
 		struct scatterlist *s = &sg[i];
 		u8 *p;
@@ -226,34 +243,22 @@ static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
 		kunmap_local(p);
 		done += s->length;
 	}
-	zs_obj_read_sg_end(pool, handle);
+	zst_sg_read_end(pool, handle);
 	return done;
-}
-
-/* Begins a scatterlist read of the object; returns the page it starts on. */
-static inline struct page *zst_sg_read_begin(struct zs_pool *pool,
-					     unsigned long handle, size_t len,
-					     struct scatterlist *sg)
-{
-	zs_obj_read_sg_begin(pool, handle, sg, len);
-	return sg_page(sg);
-}
-
-static inline void zst_sg_read_end(struct zs_pool *pool, unsigned long handle)
-{
-	zs_obj_read_sg_end(pool, handle);
 }
 
 #else /* 6.x: zs_map_object() */
 
-/* No scatterlist read: zst_read_sg() copies from a ZS_MM_RO mapping. */
-#define ZST_HAVE_SG		0
+/*
+ * No node to allocate on; a mapping is atomic (no sleeping before
+ * zs_unmap_object()); no scatterlist read: zst_read_sg() copies from a
+ * ZS_MM_RO mapping.
+ */
+#define ZST_API_7		0
 #define ZST_SG_READ		"RO copy"
-/* A mapping is atomic: no sleeping before zs_unmap_object(). */
-#define ZST_SLEEPING_READ	0
 
-static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
-				       gfp_t gfp)
+static inline unsigned long zst_malloc_node(struct zs_pool *pool, size_t size,
+					    gfp_t gfp, int nid)
 {
 	return zs_malloc(pool, size, gfp);
 }
@@ -306,7 +311,7 @@ static inline void zst_end_unpaired(struct zs_pool *pool, unsigned long handle)
 	zs_unmap_object(pool, handle);
 }
 
-/* No scatterlist read on 6.x: ZST_SLEEPING_READ cases do not get here. */
+/* No scatterlist read on 6.x: ZST_API_7 cases do not get here. */
 static inline struct page *zst_sg_read_begin(struct zs_pool *pool,
 					     unsigned long handle, size_t len,
 					     struct scatterlist *sg)
@@ -330,6 +335,12 @@ static inline size_t zst_read_sg(struct zs_pool *pool, unsigned long handle,
 }
 
 #endif
+
+static inline unsigned long zst_malloc(struct zs_pool *pool, size_t size,
+				       gfp_t gfp)
+{
+	return zst_malloc_node(pool, size, gfp, NUMA_NO_NODE);
+}
 
 #ifndef ZST_CAN_TAKE_PAGE
 #define ZST_CAN_TAKE_PAGE	0

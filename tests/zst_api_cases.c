@@ -418,7 +418,7 @@ static void zst_check_sg_bad(struct zst_case_ctx *c, struct zs_pool *pool,
 {
 	size_t got;
 
-	if (!ZST_HAVE_SG)
+	if (!ZST_API_7)
 		return;
 	/* Not zero: bytes the read leaves alone show. */
 	memset(c->scratch, 0xa5, len);

@@ -173,19 +173,20 @@ u32 zst_rand_size(struct rnd_state *rnd)
 }
 
 /**
- * zst_obj_alloc() - allocate an object of @size bytes into slot @o
+ * zst_obj_alloc_node() - allocate an object of @size bytes into slot @o
  * @pool: pool
  * @o: free slot
  * @size: requested size
  * @gfp: allocation flags
+ * @nid: the node to allocate on (7.x), or NUMA_NO_NODE
  *
  * Context: may sleep if @gfp allows it.
  * Return: 0, or the negative errno zs_malloc() returned (slot stays free).
  */
-int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
-		  gfp_t gfp)
+int zst_obj_alloc_node(struct zs_pool *pool, struct zst_obj *o, u32 size,
+		       gfp_t gfp, int nid)
 {
-	unsigned long handle = zst_malloc(pool, size, gfp);
+	unsigned long handle = zst_malloc_node(pool, size, gfp, nid);
 
 	if (IS_ERR_VALUE(handle))
 		return PTR_ERR((void *)handle);
@@ -194,6 +195,13 @@ int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
 	o->handle = handle;
 	o->size = size;
 	return 0;
+}
+
+/* zst_obj_alloc_node() on no node in particular. */
+int zst_obj_alloc(struct zs_pool *pool, struct zst_obj *o, u32 size,
+		  gfp_t gfp)
+{
+	return zst_obj_alloc_node(pool, o, size, gfp, NUMA_NO_NODE);
 }
 
 /*
@@ -274,15 +282,18 @@ long zst_obj_modify(struct zs_pool *pool, struct zst_obj *o,
 	return -1;
 }
 
-/* Allocates and writes @n objects of @size bytes; false after a failure. */
+/*
+ * Allocates and writes @n objects of @size bytes on node @nid (or
+ * NUMA_NO_NODE); false after a failure.
+ */
 bool zst_objs_alloc(struct zst_case_ctx *c, struct zs_pool *pool,
-		    struct zst_obj *objs, unsigned int n, u32 size)
+		    struct zst_obj *objs, unsigned int n, u32 size, int nid)
 {
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < n; i++) {
-		err = zst_obj_alloc(pool, &objs[i], size, ZST_GFP);
+		err = zst_obj_alloc_node(pool, &objs[i], size, ZST_GFP, nid);
 		if (err) {
 			zst_fail(c, "zs_malloc(%u) = %d", size, err);
 			return false;

@@ -81,7 +81,8 @@
  * not judged), compact_busy (a compaction beside a busy class empties it),
  * page_drop_retry (ours only: a page whose drop found it locked is given
  * back by compaction), sleeping_read (7.x: a read that sleeps keeps its
- * object where it is through compaction and migration),
+ * object where it is through compaction and migration), node_kept (7.x on
+ * a node without a CPU: objects stay on their node through compaction),
  * random_ops (ops= seeded random API operations) and random_ops_bad (the
  * same with garbage and stale handles: ours only) only when named in
  * cases=.  On 7.x the bad-handle cases read, write and read
@@ -177,6 +178,7 @@ static const struct zst_case zst_cases[] = {
 	{ "compact_busy",	zst_case_compact_busy,		true },
 	{ "page_drop_retry",	zst_case_page_drop_retry,	true },
 	{ "sleeping_read",	zst_case_sleeping_read,		true },
+	{ "node_kept",		zst_case_node_kept,		true },
 	{ "random_ops",		zst_case_random_ops,		true },
 	{ "random_ops_bad",	zst_case_random_ops_bad,	true },
 };

@@ -133,7 +133,7 @@ void zst_case_sleeping_read(struct zst_case_ctx *c)
 	unsigned int i, rounds = 0;
 	bool counted = false;
 
-	if (!ZST_SLEEPING_READ || !ZST_CAN_TAKE_PAGE) {
+	if (!ZST_API_7 || !ZST_CAN_TAKE_PAGE) {
 		c->skip = "no sleeping reads or no alloc_contig_range() here";
 		return;
 	}
@@ -143,7 +143,8 @@ void zst_case_sleeping_read(struct zst_case_ctx *c)
 		c->skip = "cannot allocate test arrays or pool";
 		goto out;
 	}
-	if (!zst_objs_alloc(c, pool, objs, ZST_READ_OBJS, ZST_READ_SIZE))
+	if (!zst_objs_alloc(c, pool, objs, ZST_READ_OBJS, ZST_READ_SIZE,
+			    NUMA_NO_NODE))
 		goto free_all;
 	for (i = ZST_READ_OBJS; i && rounds < ZST_READ_ROUNDS && !counted;
 	     rounds++) {
