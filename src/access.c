@@ -38,7 +38,9 @@ struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
  * zs_obj_unpin - undo zs_obj_pin()
  * @zspage: the zspage it returned
  *
- * An unpin that no pin matches is reported once and undone.
+ * An unpin that no pin matches is reported once and undone, but only when no
+ * other pin is held: pins are counted per zspage, so an unpaired unpin of a
+ * zspage another reader pinned takes that reader's pin.
  *
  * Context: any context but interrupt.
  */

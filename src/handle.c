@@ -12,7 +12,8 @@
  * handle names a live object exactly when its index is in the table, the
  * entry is in use and the generations agree: a freed, a stale (its entry
  * reused since) or a made-up handle is told from a live one in a few loads,
- * without looking at pages.  Index 0 is never used, so no handle is 0, and
+ * without looking at pages (a stale one passes again only after 2^32 frees
+ * of its entry).  Index 0 is never used, so no handle is 0, and
  * with the index below 2^31 none is an error value.
  *
  * The table is a directory of chunks, each a page of location words and half
