@@ -532,34 +532,46 @@ out:
 		zs_destroy_pool(pool);
 }
 
+/* Where a read finds the object of @o now: in place, or in the scratch. */
+static void *zst_obj_addr(struct zst_case_ctx *c, struct zs_pool *pool,
+			  const struct zst_obj *o)
+{
+	void *mem = zst_map(pool, o->handle, ZST_RO, o->size, c->scratch);
+
+	zst_unmap(pool, o->handle, ZST_RO, o->size, c->scratch, mem);
+	return mem;
+}
+
 /*
  * garbage_handle (ours only; unfixed it oopses): garbage handles (all ones,
  * a random value, a kernel address), and handles that are 0 or an error value,
  * map to the zeroed stand-in (7.x: read as zeroes, written nowhere), and a
  * handle-0 map ends with its unmap like any other; an unmap without a map
  * (7.x: the end of a read that never began) of a live handle is ignored: the
- * object stays movable, which compaction shows by emptying its zspage.
+ * object stays movable.  Objects of 3072 bytes, four to a zspage of three
+ * pages (either allocator's chain for that size): objs[0] is left alone in
+ * the first zspage, three in the second, so compaction moves objs[0] (from
+ * the emptier zspage) unless its zspage stayed pinned, when it moves the
+ * other three in beside it instead.
  */
 void zst_case_garbage_handle(struct zst_case_ctx *c)
 {
 	unsigned long values[] = { ~0UL, 0, 0 };
-	/* Allocated: 64 of them on the stack would pass 7.2's frame limit. */
-	const unsigned int n = 64;
-	struct zst_obj *objs;
-	unsigned long pages, freed;
+	struct zst_obj objs[8] = {};
+	const unsigned int n = ARRAY_SIZE(objs);
+	void *before, *after;
 	struct zs_pool *pool;
 	unsigned long *fake;
+	unsigned long freed;
 	unsigned int i;
-	int err;
 
 	values[1] = (unsigned long)prandom_u32_state(&c->rnd) << 32 |
 		    prandom_u32_state(&c->rnd);
 	fake = kzalloc_obj(*fake, GFP_KERNEL);
 	values[2] = (unsigned long)fake;
-	objs = kcalloc(n, sizeof(*objs), GFP_KERNEL);
 	pool = zs_create_pool("zst_garbage_handle");
-	if (!pool || !fake || !objs) {
-		zst_fail(c, "cannot create pool, objects or fake handle");
+	if (!pool || !fake) {
+		zst_fail(c, "cannot create pool or fake handle");
 		goto out;
 	}
 	for (i = 0; i < ARRAY_SIZE(values); i++)
@@ -570,23 +582,21 @@ void zst_case_garbage_handle(struct zst_case_ctx *c)
 		    "error handle");
 	zst_expect(c, zs_get_total_pages(pool) == 0, "bad maps made pages");
 
-	for (i = 0; i < n; i++) {
-		err = zst_obj_alloc(pool, &objs[i], 200, ZST_GFP);
-		if (err) {
-			zst_fail(c, "zs_malloc() = %d", err);
-			goto free_all;
-		}
-		zst_obj_write(pool, &objs[i], prandom_u32_state(&c->rnd), c->scratch);
-	}
-	/* Unpaired: had it unpinned, the zspage of objs[0] could never move. */
+	if (!zst_objs_alloc(c, pool, objs, n, 3072, NUMA_NO_NODE))
+		goto free_all;
+	/* Had it been left unpinned below 0, objs[0] could never move. */
 	zst_end_unpaired(pool, objs[0].handle);
-	/* Leave objs[0] alone with a later full-ish zspage: it must move. */
-	for (i = 1; i < n / 2; i++)
-		zst_obj_free(pool, &objs[i]);
-	pages = zs_get_total_pages(pool);
+	zst_obj_free(pool, &objs[1]);
+	zst_obj_free(pool, &objs[2]);
+	zst_obj_free(pool, &objs[3]);
+	zst_obj_free(pool, &objs[7]);
+	before = zst_obj_addr(c, pool, &objs[0]);
 	freed = zs_compact(pool);
-	zst_diag(c, "after the unpaired unmap: %lu pages, compaction freed %lu",
-		 pages, freed);
+	after = zst_obj_addr(c, pool, &objs[0]);
+	zst_diag(c, "after the unpaired unmap, compaction freed %lu pages and %s objs[0]",
+		 freed, after != before ? "moved" : "left");
+	zst_expect(c, after != before,
+		   "objs[0] did not move: its zspage stayed pinned");
 	zst_verify_all(c, pool, objs, n, "after compaction");
 free_all:
 	zst_free_all(pool, objs, n);
@@ -594,6 +604,5 @@ free_all:
 out:
 	if (pool)
 		zs_destroy_pool(pool);
-	kfree(objs);
 	kfree(fake);
 }

@@ -191,7 +191,7 @@ static struct task_struct *zst_lat_start(struct zst_case_ctx *c,
  * written whole: what keeps the class busy.  *@malloc_done is the time
  * zs_malloc() returned.  Returns the handle, or an error.
  */
-static unsigned long zst_lat_touch(struct zst_case_ctx *c, struct zs_pool *pool,
+static unsigned long zst_lat_touch(void *scratch, struct zs_pool *pool,
 				   u32 size, u64 *malloc_done)
 {
 	unsigned long h = zst_malloc(pool, size, ZST_GFP_NOWAIT);
@@ -199,9 +199,9 @@ static unsigned long zst_lat_touch(struct zst_case_ctx *c, struct zs_pool *pool,
 
 	*malloc_done = ktime_get_ns();
 	if (!IS_ERR_VALUE(h)) {
-		p = zst_map(pool, h, ZST_WO, size, c->scratch);
+		p = zst_map(pool, h, ZST_WO, size, scratch);
 		memset(p, 0, size);
-		zst_unmap(pool, h, ZST_WO, size, c->scratch, p);
+		zst_unmap(pool, h, ZST_WO, size, scratch, p);
 	}
 	return h;
 }
@@ -253,7 +253,8 @@ void zst_case_compact_latency(struct zst_case_ctx *c)
 		while (!atomic_read_acquire(&lat.done) && nr < max_samples) {
 			unsigned long pages = zs_get_total_pages(lat.pool);
 			u64 t0 = ktime_get_ns(), t1;
-			unsigned long h = zst_lat_touch(c, lat.pool, size, &t1);
+			unsigned long h = zst_lat_touch(c->scratch, lat.pool, size,
+							&t1);
 
 			grew += zs_get_total_pages(lat.pool) > pages;
 			samples[nr] = min_t(u64, ktime_get_ns() - t0, U32_MAX);
@@ -291,13 +292,13 @@ out:
 
 /**
  * struct zst_busy - the busy side of the compact_busy case
- * @c: the case (its scratch buffer is the data written)
+ * @scratch: its own PAGE_SIZE buffer (zst_map())
  * @pool: the pool it keeps busy
  * @size: the size of its objects
  * @ops: objects allocated, written and freed so far
  */
 struct zst_busy {
-	struct zst_case_ctx *c;
+	void *scratch;
 	struct zs_pool *pool;
 	u32 size;
 	atomic_long_t ops;
@@ -309,7 +310,8 @@ static int zst_busy_fn(void *arg)
 
 	while (!kthread_should_stop()) {
 		u64 t1;
-		unsigned long h = zst_lat_touch(b->c, b->pool, b->size, &t1);
+		unsigned long h = zst_lat_touch(b->scratch, b->pool, b->size,
+						&t1);
 
 		if (!IS_ERR_VALUE(h))
 			zs_free(b->pool, h);
@@ -327,24 +329,27 @@ static int zst_busy_fn(void *arg)
  * zs_compact() returns, the pool holds at most twice the pages its live
  * objects fill, plus one chain of the longest kind (an allocator that gives
  * a class up at the first contended lock frees a zspage or so and keeps
- * nearly all).  A compaction during which the kthread wrote nothing (on a
- * busy host its vCPU may not run for that long) proves nothing: the case
- * goes again from an empty pool, up to ZST_BUSY_MAX_ROUNDS times, and skips
- * if no round was busy.  Needs two CPUs to contend.
+ * nearly all), and every object its contents.  A compaction during which
+ * the kthread wrote nothing (on a busy host its vCPU may not run for that
+ * long) proves nothing: the case goes again from an empty pool, up to
+ * ZST_BUSY_MAX_ROUNDS times, and skips if no round was busy.  Needs two CPUs
+ * to contend.
  */
 #define ZST_BUSY_MAX_ROUNDS	16
 
 void zst_case_compact_busy(struct zst_case_ctx *c)
 {
 	const u32 n = 1 << 14, size = 100;
-	unsigned long *handles, pages = 0, bound, freed = 0, before, during = 0;
-	struct zst_busy busy = { .c = c, .size = size };
+	unsigned long pages = 0, bound, freed = 0, before, during = 0;
+	struct zst_busy busy = { .size = size };
 	struct task_struct *task;
-	u32 r;
+	struct zst_obj *objs;
+	u32 r, i;
 
-	handles = kvcalloc(n, sizeof(*handles), GFP_KERNEL);
+	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
+	busy.scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	busy.pool = zs_create_pool("zst_busy");
-	if (!handles || !busy.pool) {
+	if (!objs || !busy.scratch || !busy.pool) {
 		c->skip = "cannot allocate test arrays or pool";
 		goto out;
 	}
@@ -362,9 +367,13 @@ void zst_case_compact_busy(struct zst_case_ctx *c)
 	kthread_bind(task, cpumask_any_but(cpu_online_mask, raw_smp_processor_id()));
 	wake_up_process(task);
 	for (r = 0; r < ZST_BUSY_MAX_ROUNDS && !during; r++) {
-		zst_lat_free_all(busy.pool, handles, n);
-		if (!zst_lat_fragment(c, busy.pool, handles, n, size))
+		zst_free_all(busy.pool, objs, n);
+		if (!zst_objs_alloc(c, busy.pool, objs, n, size, NUMA_NO_NODE))
 			goto stop_busy;
+		for (i = 0; i < n; i++) {
+			if (i % 4)
+				zst_obj_free(busy.pool, &objs[i]);
+		}
 		/* The class is busy before the compaction starts. */
 		before = atomic_long_read(&busy.ops);
 		while (atomic_long_read(&busy.ops) == before)
@@ -383,15 +392,17 @@ void zst_case_compact_busy(struct zst_case_ctx *c)
 	}
 	zst_expect(c, pages <= bound, "%lu pages for %u objects of %u bytes, over %lu",
 		   pages, n / 4, size, bound);
+	zst_verify_all(c, busy.pool, objs, n, "after compaction");
 stop_busy:
 	kthread_stop(task);
 out:
 	if (busy.pool) {
-		if (handles)
-			zst_lat_free_all(busy.pool, handles, n);
+		if (objs)
+			zst_free_all(busy.pool, objs, n);
 		zs_destroy_pool(busy.pool);
 	}
-	kvfree(handles);
+	kfree(busy.scratch);
+	kvfree(objs);
 }
 
 /*
