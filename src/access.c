@@ -36,18 +36,19 @@ struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 
 /**
  * zs_obj_unpin - undo zs_obj_pin()
+ * @pool: the pool
  * @zspage: the zspage it returned
  *
- * An unpin that no pin matches is reported once and undone, but only when no
- * other pin is held: pins are counted per zspage, so an unpaired unpin of a
- * zspage another reader pinned takes that reader's pin.
+ * An unpin that no pin matches is reported (zs_bad_call()) and undone, but
+ * only when no other pin is held: pins are counted per zspage, so an unpaired
+ * unpin of a zspage another reader pinned takes that reader's pin.
  *
  * Context: any context but interrupt.
  */
-void zs_obj_unpin(struct zspage *zspage)
+void zs_obj_unpin(struct zs_pool *pool, struct zspage *zspage)
 {
 	/* Fully ordered: our writes to the object come before a move. */
-	if (WARN_ON_ONCE(atomic_dec_return(&zspage->pinned) < 0))
+	if (zs_bad_call(pool, atomic_dec_return(&zspage->pinned) < 0))
 		atomic_inc(&zspage->pinned);
 }
 

@@ -9,9 +9,9 @@
  * copied into the buffer the caller passes.  A write copies the caller's
  * bytes into the object under the class lock.
  *
- * A handle that names no live object is reported once with a warning: a
- * read then sees the zero page, a write goes nowhere, and no object and no
- * zspage is touched.
+ * A handle that names no live object is reported (zs_bad_call(): counted,
+ * and the pool's first with a warning): a read then sees the zero page, a
+ * write goes nowhere, and no object and no zspage is touched.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,7 +32,7 @@ static struct zspage *zs_obj_pin_len(struct zs_pool *pool,
 	struct zspage *zspage = zs_obj_pin(pool, handle, locp);
 
 	if (zspage && mem_len != zs_loc_size(*locp)) {
-		zs_obj_unpin(zspage);
+		zs_obj_unpin(pool, zspage);
 		return NULL;
 	}
 	return zspage;
@@ -67,12 +67,12 @@ void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
 	unsigned long loc;
 
 	zspage = zs_obj_pin_len(pool, handle, mem_len, &loc);
-	if (WARN_ON_ONCE(!zspage))
+	if (zs_bad_call(pool, !zspage))
 		return zs_obj_zeroes();
 	if (!zs_loc_spans(loc))
 		return kmap_local_page(zs_loc_page(loc)) + zs_loc_offset(loc);
-	if (WARN_ON_ONCE(!local_copy)) {
-		zs_obj_unpin(zspage);
+	if (zs_bad_call(pool, !local_copy)) {
+		zs_obj_unpin(pool, zspage);
 		return zs_obj_zeroes();
 	}
 	zs_obj_pieces(loc, local_copy, false);
@@ -102,7 +102,7 @@ void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
 	loc = READ_ONCE(*zs_handle_loc(&pool->handles, zs_handle_index(handle)));
 	if (!zs_loc_spans(loc))
 		kunmap_local(handle_mem);
-	zs_obj_unpin(page_zspage(zs_loc_page(loc)));
+	zs_obj_unpin(pool, page_zspage(zs_loc_page(loc)));
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_end);
 
@@ -127,13 +127,13 @@ void zs_obj_read_sg_begin(struct zs_pool *pool, unsigned long handle,
 	size_t first;
 
 	zspage = zs_obj_pin(pool, handle, &loc);
-	if (WARN_ON_ONCE(!zspage)) {
+	if (zs_bad_call(pool, !zspage)) {
 		sg_init_table(sg, 1);
 		sg_set_page(sg, ZERO_PAGE(0), mem_len, 0);
 		return;
 	}
 	/* The end has no length to check: describe no more than the object. */
-	if (WARN_ON_ONCE(mem_len != zs_loc_size(loc)))
+	if (zs_bad_call(pool, mem_len != zs_loc_size(loc)))
 		mem_len = min(mem_len, zs_loc_size(loc));
 	offset = zs_loc_offset(loc);
 	first = min_t(size_t, mem_len, PAGE_SIZE - offset);
@@ -163,7 +163,7 @@ void zs_obj_read_sg_end(struct zs_pool *pool, unsigned long handle)
 
 	zspage = zs_obj_find_pinned(pool, handle, &loc);
 	if (zspage)
-		zs_obj_unpin(zspage);
+		zs_obj_unpin(pool, zspage);
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_sg_end);
 
@@ -186,11 +186,11 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 	unsigned long loc;
 
 	class = zs_handle_class(pool, handle, &entry);
-	if (WARN_ON_ONCE(!class))
+	if (zs_bad_call(pool, !class))
 		return;
 	spin_lock(&class->lock);
 	zspage = zs_handle_zspage(handle, &entry, &loc, NULL);
-	if (!WARN_ON_ONCE(!zspage || mem_len != zs_loc_size(loc)))
+	if (!zs_bad_call(pool, !zspage || mem_len != zs_loc_size(loc)))
 		zs_obj_pieces(loc, handle_mem, true);
 	spin_unlock(&class->lock);
 }

@@ -187,7 +187,7 @@ EXPORT_SYMBOL_GPL(zs_malloc);
  * @handle: its handle; 0 and error values are ignored
  *
  * A handle that does not name a live object (a double free, a stray value)
- * is reported once with a warning and otherwise ignored.
+ * is reported (zs_bad_call()) and otherwise ignored.
  *
  * Context: process or atomic context, not interrupt context (the class lock
  * is not irq-safe); takes the class lock.
@@ -204,11 +204,11 @@ void zs_free(struct zs_pool *pool, unsigned long handle)
 	if (IS_ERR_OR_NULL((void *)handle))
 		return;
 	class = zs_handle_class(pool, handle, &entry);
-	if (WARN_ON_ONCE(!class))
+	if (zs_bad_call(pool, !class))
 		return;
 	spin_lock(&class->lock);
 	zspage = zs_handle_zspage(handle, &entry, &loc, &idx);
-	if (WARN_ON_ONCE(!zspage)) {
+	if (zs_bad_call(pool, !zspage)) {
 		spin_unlock(&class->lock);
 		return;
 	}

@@ -3,7 +3,8 @@
  * Statistics, always on: debugfs zsmalloc/<pool>/classes has one line per
  * size class with the stock module's columns, then the bytes callers asked
  * for against the bytes the class holds, and how many zspages sit in each
- * fullness group.  Statistics never make pool creation fail.
+ * fullness group; zsmalloc/<pool>/bad_calls counts the calls that named no
+ * live object (zs_bad_call()).  Statistics never make pool creation fail.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -102,8 +103,17 @@ static int zs_classes_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(zs_classes);
 
+static int zs_bad_calls_show(struct seq_file *s, void *unused)
+{
+	struct zs_pool *pool = s->private;
+
+	seq_printf(s, "%ld\n", atomic_long_read(&pool->bad_calls));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(zs_bad_calls);
+
 /**
- * zs_pool_debugfs_add - create zsmalloc/<pool>/classes
+ * zs_pool_debugfs_add - create zsmalloc/<pool>/classes and bad_calls
  * @pool: the pool
  */
 void zs_pool_debugfs_add(struct zs_pool *pool)
@@ -118,6 +128,8 @@ void zs_pool_debugfs_add(struct zs_pool *pool)
 	}
 	debugfs_create_file("classes", 0444, pool->debugfs_dir, pool,
 			    &zs_classes_fops);
+	debugfs_create_file("bad_calls", 0444, pool->debugfs_dir, pool,
+			    &zs_bad_calls_fops);
 }
 
 /**

@@ -220,6 +220,7 @@ struct size_class {
  * @free_work: frees the zspages on @free_list, where it may sleep
  * @debugfs_dir: zsmalloc/<name> in debugfs
  * @handles: the handles of the pool's objects
+ * @bad_calls: calls that named no live object (zs_bad_call())
  */
 struct zs_pool {
 	const char *name;
@@ -236,6 +237,7 @@ struct zs_pool {
 	struct work_struct free_work;
 	struct dentry *debugfs_dir;
 	struct zs_handles handles;
+	atomic_long_t bad_calls;
 };
 #endif /* __GENKSYMS__ */
 
@@ -627,10 +629,31 @@ static inline struct zspage *zs_obj_pin(struct zs_pool *pool,
 	return zspage;
 }
 
+/**
+ * zs_bad_call - report a call of the API on @pool that names no live object
+ * @pool: the pool
+ * @bad: whether the call does (a bad handle, a length not the object's, an
+ *	unpaired end)
+ *
+ * Counts it (debugfs zsmalloc/<pool>/bad_calls), and warns at the first of
+ * the pool, so that one pool's errors never hide another's.  Inline, so that
+ * the warning names the function of the API that was called.
+ *
+ * Return: @bad.
+ */
+static __always_inline bool zs_bad_call(struct zs_pool *pool, bool bad)
+{
+	if (likely(!bad))
+		return false;
+	WARN(atomic_long_inc_return(&pool->bad_calls) == 1,
+	     "zsmalloc: pool %s: a call names no live object\n", pool->name);
+	return true;
+}
+
 void zs_obj_pieces(unsigned long loc, char *buf, bool to_obj);
 struct zspage *zs_obj_find_pinned(struct zs_pool *pool, unsigned long handle,
 				  unsigned long *locp);
-void zs_obj_unpin(struct zspage *zspage);
+void zs_obj_unpin(struct zs_pool *pool, struct zspage *zspage);
 
 /* pool.c */
 int zs_setup(void);

@@ -114,7 +114,7 @@ void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 	area->zspage = zspage;
 	area->loc = loc;
 	area->mode = mm;
-	if (WARN_ON_ONCE(!zspage)) {
+	if (zs_bad_call(pool, !zspage)) {
 		memset(area->buf, 0, PAGE_SIZE);
 		return area->buf;
 	}
@@ -150,8 +150,8 @@ void zs_unmap_object(struct zs_pool *pool, unsigned long handle)
 	struct zs_map_area *area = raw_cpu_ptr(&zs_map_area);
 	struct zspage *zspage;
 
-	if (WARN_ON_ONCE(!READ_ONCE(area->mapped) ||
-			 READ_ONCE(area->handle) != handle))
+	if (zs_bad_call(pool, !READ_ONCE(area->mapped) ||
+			READ_ONCE(area->handle) != handle))
 		return;
 	zspage = area->zspage;
 	area->mapped = false;
@@ -161,7 +161,7 @@ void zs_unmap_object(struct zs_pool *pool, unsigned long handle)
 		zs_obj_pieces(area->loc, area->buf, true);
 	local_unlock(&zs_map_area.lock);
 	if (zspage)
-		zs_obj_unpin(zspage);
+		zs_obj_unpin(pool, zspage);
 }
 EXPORT_SYMBOL_GPL(zs_unmap_object);
 

@@ -9,13 +9,16 @@
 # nothing.  zram0 gets 16 MiB of real data from the blob disk,
 # then 39 pages in 40 are overwritten with zeros (zram keeps same-filled
 # pages without the allocator, so their objects are freed): a pool of
-# sparse zspages, many of whose pages hold no object any more.
+# sparse zspages, many of whose pages hold no object any more.  Through all
+# that, zram names only live objects: the pool's bad_calls (ours: calls that
+# named none) must stay 0, or the allocator took a valid handle for a bad one.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 MIB=16
 PAGES=$((MIB * 256))
 CLASSES=/sys/kernel/debug/zsmalloc/zram0/classes
+BAD_CALLS=/sys/kernel/debug/zsmalloc/zram0/bad_calls
 
 # freeable: the sum of the ninth column ("freeable") over the class lines.
 freeable() {
@@ -60,25 +63,34 @@ compacted_check() {
 	[ "$f" -eq 0 ] || [ $((c1 - c0)) -gt 0 ]
 }
 
+no_bad_calls() {
+	echo "bad_calls: $(cat $BAD_CALLS)"
+	[ "$(cat $BAD_CALLS)" -eq 0 ]
+}
+
 teardown() {
 	echo 1 >/sys/block/zram0/reset && rmmod zram
 }
 
-# after_setup NAME COMMAND: an independent check, once setup succeeded;
-# skipped without the classes file (stock Debian: no CONFIG_ZSMALLOC_STAT).
+# after_setup FILE NAME COMMAND: an independent check, once setup succeeded;
+# skipped without FILE (stock Debian has no CONFIG_ZSMALLOC_STAT, and no
+# stock allocator counts bad calls).
 after_setup() {
+	file=$1
+	shift
 	if [ -n "$KTAP_BROKEN" ]; then
 		ktap_step "$@"
-	elif [ ! -r $CLASSES ]; then
-		ktap_skip "$1" "no $CLASSES (the pool has no per-class statistics)"
+	elif [ ! -r "$file" ]; then
+		ktap_skip "$1" "no $file"
 	else
 		ktap_test "$@"
 	fi
 }
 
-ktap_plan 4
+ktap_plan 5
 ktap_step setup setup
-after_setup count_not_above_compaction compact_check
-after_setup no_count_after_compaction compacted_check
+after_setup $CLASSES count_not_above_compaction compact_check
+after_setup $CLASSES no_count_after_compaction compacted_check
+after_setup $BAD_CALLS no_bad_calls no_bad_calls
 ktap_test teardown teardown
 ktap_finish
