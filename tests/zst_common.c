@@ -10,6 +10,7 @@
  */
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -378,6 +379,47 @@ unsigned long zst_verify_all_sg(struct zst_case_ctx *c,
 				const char *phase)
 {
 	return zst_verify_objs(c, pool, objs, n, phase, true);
+}
+
+/* The kernel's count of warnings so far (/sys/kernel/warn_count), or -1. */
+long zst_warn_count(void)
+{
+	struct file *file;
+	char buf[24];
+	loff_t pos = 0;
+	ssize_t len;
+	long count;
+
+	file = filp_open("/sys/kernel/warn_count", O_RDONLY, 0);
+	if (IS_ERR(file))
+		return -1;
+	len = kernel_read(file, buf, sizeof(buf) - 1, &pos);
+	filp_close(file, NULL);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	return kstrtol(strim(buf), 10, &count) ? -1 : count;
+}
+
+/**
+ * zst_expect_bad_calls() - check the warnings of a case that just ran
+ * @c: the case
+ *
+ * Its calls that named no live object (counted by zst_expect_warning()) are
+ * all on one pool of its own, where our allocator warns once: one warning
+ * if it made any, none if not, whatever warned before in the boot.
+ */
+void zst_expect_bad_calls(struct zst_case_ctx *c)
+{
+	int made = atomic_read(&zst_bad_calls);
+	long warned = zst_warn_count() - zst_warnings_before;
+
+	if (made)
+		zst_diag(c, "%d calls named no object: %ld kernel warning(s)",
+			 made, warned);
+	zst_expect(c, warned == !!made,
+		   "%ld kernel warnings for %d calls naming no object", warned,
+		   made);
 }
 
 void zst_free_all(struct zs_pool *pool, struct zst_obj *objs,

@@ -147,6 +147,9 @@ MODULE_PARM_DESC(enomem_cap_mb, "Stop enomem at this pool size in MiB (0: total 
 /* The seed actually used (the parameter, or a random one if it was 0). */
 u64 zst_seed;
 
+atomic_t zst_bad_calls;
+long zst_warnings_before;
+
 /* -------------------------------------------------------------------- */
 /* Driver                                                               */
 /* -------------------------------------------------------------------- */
@@ -289,11 +292,14 @@ static int __init test_zsmalloc_init(void)
 		c.seed = zst_seed + i;
 		prandom_seed_state(&c.rnd, c.seed);
 		c.scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
+		atomic_set(&zst_bad_calls, 0);
+		zst_warnings_before = zst_warn_count();
 		start = ktime_get_ns();
 		if (c.scratch)
 			tc->run(&c);
 		else
 			c.skip = "cannot allocate a scratch page";
+		zst_expect_bad_calls(&c);
 		kfree(c.scratch);
 		/* Where a slow kernel (KASAN, TCG) spends a suite's time. */
 		ktap("# %s: %llu ms", tc->name,

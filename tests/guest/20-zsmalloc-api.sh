@@ -13,14 +13,15 @@
 # leaves movable pages pointing at the freed pool, which this very
 # compaction loop turns into an oops in zs_page_migrate().  bad_handle and
 # garbage_handle map handles that name no object, which stock 6.1 trusts (a
-# write into another object, an oops); ours gives one WARNING for each kind,
-# which the test announces to the verdict with a kernel line
-# "# zs-harness: expect-warning FUNCTION".
+# write into another object, an oops); ours warns at the first such call in
+# each pool, which the test announces to the verdict with a kernel line
+# "# zs-harness: expect-warning FUNCTION" (the verdict then requires it), and
+# checks through /sys/kernel/warn_count that each case warned once.
 #
 # compact_latency, on both, prints how long zs_malloc() + map + unmap take
 # in a class while another thread compacts it: a measurement, not judged.
 # compact_busy, on both, checks that such a compaction empties the class all
-# the same.  page_drop_retry, ours only, checks that a page whose drop found
+# the same, every object intact.  page_drop_retry, ours only, checks that a page whose drop found
 # it locked (as migration holds it) is given back by the next compaction.
 # sleeping_read, on both (7.x with CONFIG_CONTIG_ALLOC, else skipped), reads
 # an object and sleeps while zs_compact() runs and alloc_contig_range() asks

@@ -26,7 +26,9 @@ a "WARNING: ... at FILE:LINE FUNCTION+0x..." line naming that FUNCTION;
 then the "Call Trace:" line of that warning's splat, up to its
 "---[ end trace" line, passes too. Any other report line, inside the splat
 or after a marker, counts as usual, and a marker is spent by the first
-report line that follows it, whatever that line is.
+report line that follows it, whatever that line is. The warning is
+required, too: a marker still unspent at the next marker or at the end of
+the log fails the run (the announced warning never came).
 
 Only top-level results count (nested subtests are indented). Prints what it
 found, the log path and the first offending lines on failure, with the
@@ -78,16 +80,21 @@ END_TRACE = re.compile(r"---\[ end trace [0-9a-f]+ \]---")
 def report_hits(kernel):
     """The kernel lines that are reports, less announced warnings.
 
-    Returns (hits, accepted): hits are (lineno, line) tuples, accepted is
-    how many announced warnings were let through."""
+    Returns (hits, accepted, missing): hits are (lineno, line) tuples,
+    accepted is how many announced warnings were let through, missing the
+    announcements (lineno, line) that no report line followed."""
     hits = []
+    missing = []
     accepted = 0
     expected = None
     in_splat = False
     for n, line in kernel:
         m = EXPECT_WARNING.search(line)
         if m:
+            if expected is not None:
+                missing.append(announced)
             expected = m.group(1)
+            announced = (n, line)
             continue
         if in_splat and END_TRACE.search(line):
             in_splat = False
@@ -104,7 +111,9 @@ def report_hits(kernel):
             continue
         expected = None
         hits.append((n, line))
-    return hits, accepted
+    if expected is not None:
+        missing.append(announced)
+    return hits, accepted, missing
 
 
 class Doc:
@@ -319,9 +328,13 @@ def judge(rundir, max_lines, excerpt_lines=25):
             print("  suite %-24s never started  FAIL" % name)
             problems.append(("suite %s never started" % name, []))
 
-    hits, accepted = report_hits(kernel)
+    hits, accepted, missing = report_hits(kernel)
     if accepted:
         print("  %d announced warning(s) accepted (expect-warning)" % accepted)
+    if missing:
+        problems.insert(global_problems,
+                        ("%d announced warning(s) never came" % len(missing),
+                         missing))
     if hits:
         # Right after the run-level problems: the first thing to read.
         problems.insert(global_problems,
