@@ -226,18 +226,6 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 	}
 }
 
-/* The first free slot of @dst from @from on that lies on pages it holds. */
-static unsigned int zspage_next_backed_hole(struct zspage *dst,
-					    unsigned int from)
-{
-	unsigned int objs = dst->class->objs_per_zspage;
-	unsigned int idx = find_next_zero_bit(zspage_map(dst), objs, from);
-
-	while (idx < objs && zspage_missing_pages(dst, idx))
-		idx = find_next_zero_bit(zspage_map(dst), objs, idx + 1);
-	return idx;
-}
-
 /*
  * Moves the objects of the emptiest zspage, its last first (the pages
  * attached last are the sparsest), into holes on backed pages of the others,

@@ -90,10 +90,41 @@ static gfp_t zs_meta_gfp(gfp_t gfp)
 	return gfp & ~(__GFP_HIGHMEM | __GFP_MOVABLE);
 }
 
+/* Zspages class_pick_backed() looks at, at most: it holds the class lock. */
+#define ZS_BACKED_SEARCH	16
+
+/*
+ * A zspage of @class with a free slot that needs no page, and the slot
+ * (*@idxp), or NULL: where an object goes when the slot class_pick_zspage()
+ * gives lacks a page and none can be had.  With pages attached up front
+ * every free slot is one; with on-demand backing, the first
+ * ZS_BACKED_SEARCH zspages of the fullest groups with room are looked at,
+ * no more.  Called with class->lock held.
+ */
+static struct zspage *class_pick_backed(struct size_class *class,
+					unsigned int *idxp)
+{
+	unsigned int objs = class->objs_per_zspage, seen = 0;
+	struct zspage *zspage;
+	int group;
+
+	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
+		list_for_each_entry(zspage, &class->groups[group], list) {
+			*idxp = zspage_next_backed_hole(zspage, 0);
+			if (*idxp < objs)
+				return zspage;
+			if (++seen == ZS_BACKED_SEARCH)
+				return NULL;
+		}
+	}
+	return NULL;
+}
+
 /*
  * Finds the zspage the next object of @class goes into, and the object's index
  * in it (*@idxp), with pages in @spare for whatever pages its slot lacks,
- * taken from node @nid (or NUMA_NO_NODE).
+ * taken from node @nid (or NUMA_NO_NODE).  If they cannot be had, a slot
+ * that needs none will do (class_pick_backed()).
  * Takes class->lock and returns with it held, with the zspage, or with NULL
  * when memory cannot be had with @gfp.
  */
@@ -132,7 +163,7 @@ static struct zspage *class_find_room(struct zs_pool *pool,
 		err = zs_spare_fill(spare, missing, gfp, nid);
 		spin_lock(&class->lock);
 		if (err)
-			return NULL;
+			return class_pick_backed(class, idxp);
 	}
 }
 

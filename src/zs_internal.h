@@ -524,6 +524,26 @@ static inline unsigned int zspage_missing_pages(struct zspage *zspage,
 }
 
 /**
+ * zspage_next_backed_hole - a free slot on pages a zspage holds
+ * @zspage: the zspage
+ * @from: the lowest object index to look at
+ *
+ * Context: class->lock held.
+ * Return: the first free index from @from on whose slot needs no page
+ * attached, or objs_per_zspage if there is none.
+ */
+static inline unsigned int zspage_next_backed_hole(struct zspage *zspage,
+						   unsigned int from)
+{
+	unsigned int objs = zspage->class->objs_per_zspage;
+	unsigned int idx = find_next_zero_bit(zspage_map(zspage), objs, from);
+
+	while (idx < objs && zspage_missing_pages(zspage, idx))
+		idx = find_next_zero_bit(zspage_map(zspage), objs, idx + 1);
+	return idx;
+}
+
+/**
  * zspage_first_free - the object index the next allocation in @zspage takes
  * @zspage: a zspage that is not full
  *

@@ -242,7 +242,7 @@ static void zspage_clear_slot(struct zs_pool *pool, struct zspage *zspage,
  * zspage_alloc_obj - allocate object @idx of @zspage to a handle
  * @pool: the pool
  * @zspage: a zspage that is not full, on its class's lists
- * @idx: its first free index
+ * @idx: a free index
  * @handle_idx: the handle's index; its entry gets the object's location and
  *	@size
  * @size: the requested size
