@@ -19,10 +19,11 @@
  * lock is contended or the CPU has something else to run; the lock is then
  * dropped, and so it is after each source zspage, with a chance to
  * reschedule, and compaction of the class goes on.  A hold that stops early
- * has moved an object or walked at least one more zspage than the last
- * (class_trim() counts them), so each hold makes progress: a busy class is
- * compacted to the end all the same, and no hold repeats the last one, even
- * when nothing can move (pages cannot be had, or every source is pinned).
+ * has moved an object or visited at least one more zspage, and the next
+ * goes on from there (class_trim() keeps the place), so each hold makes
+ * progress and none walks again what the last walked: a busy class is
+ * compacted to the end all the same, and a hold stays short even when
+ * nothing can move (pages cannot be had, or every source is pinned).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -226,6 +227,64 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
 	}
 }
 
+/**
+ * struct trim_walk - where a pass of class_trim() is in its two walks
+ * @phase: TRIM_START, then TRIM_MOVE (objects into the holes of others),
+ *	then TRIM_PACK (each zspage packed)
+ * @left: for each group with room, how many zspages the walk has yet to
+ *	visit: its count when the walk began
+ *
+ * A visited zspage goes to the tail of its list, so a walk that goes on
+ * after the lock was dropped takes the head of each list, one it has not
+ * visited, at no cost.  The lists change meanwhile (others allocate and
+ * free), so a zspage may be visited twice or not at all, which costs at
+ * most a move, never correctness.
+ */
+struct trim_walk {
+	enum { TRIM_START, TRIM_MOVE, TRIM_PACK } phase;
+	unsigned int left[ZS_FULL_GROUP];
+};
+
+static void trim_walk_begin(struct size_class *class, struct trim_walk *walk,
+			    int phase)
+{
+	int group;
+
+	walk->phase = phase;
+	for (group = 0; group < ZS_FULL_GROUP; group++)
+		walk->left[group] = class->group_count[group];
+}
+
+/*
+ * The next zspage of the walk other than @skip, fullest group first, moved
+ * to the tail of its list; NULL when the walk is over.
+ */
+static struct zspage *trim_walk_next(struct size_class *class,
+				     struct trim_walk *walk,
+				     struct zspage *skip)
+{
+	struct list_head *head;
+	struct zspage *zspage;
+	int group;
+
+	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
+		head = &class->groups[group];
+		zspage = list_first_entry_or_null(head, struct zspage, list);
+		/* @skip stays where it is: it is the source. */
+		if (zspage && zspage == skip)
+			zspage = list_is_last(&zspage->list, head) ? NULL :
+				 list_next_entry(zspage, list);
+		if (!zspage || !walk->left[group]) {
+			walk->left[group] = 0;
+			continue;
+		}
+		walk->left[group]--;
+		list_move_tail(&zspage->list, head);
+		return zspage;
+	}
+	return NULL;
+}
+
 /*
  * Moves the objects of the emptiest zspage, its last first (the pages
  * attached last are the sparsest), into holes on backed pages of the others,
@@ -235,83 +294,76 @@ static void zspage_pack(struct zs_pool *pool, struct zspage *zspage,
  * only where it gives back more.  Returns the zspage, released, if it became
  * empty, or NULL (with *@yielded set if it stopped early to drop the lock).
  *
- * *@walked counts the other zspages walked by earlier holds of this pass of
- * the class; they are skipped, and it grows by those this hold walks.  The
- * lists change while the lock is dropped, so it is a count, not a place: a
- * zspage may be skipped or walked twice, which costs compaction at most a
- * move, never correctness, and every hold that stops early walks one more.
+ * @walk keeps the place across holds of this pass of the class (struct
+ * trim_walk): a hold that stops early has visited at least one zspage, and
+ * the next goes on from there, so each makes progress even when nothing
+ * can move, and none repeats another's walk.
  *
  * How the walk stays right while it changes what it walks:
  * - idx only goes down: it is the last object of @src not yet moved, and
  *   nothing is allocated into @src under our lock, so every bit of its map
  *   from idx up is clear and find_last_bit(map, idx) finds the next one.
- * - Groups are walked from the fullest down, _safe: a destination that
- *   fills moves to a fuller group, one already walked, so none is seen twice
- *   and next stays on the list being walked.  @src never moves (it stays on
- *   its list, skipped) until it empties and we return.
+ * - Groups are walked from the fullest down: a destination that fills moves
+ *   to a fuller group, one already walked, so none is visited twice in a
+ *   hold.  @src never moves (it stays on its list, skipped) until it
+ *   empties and we return.
  * - A move may give back @src's page the object left (zspage_drop_page()),
  *   never one of @dst's: holes are taken only on pages @dst holds.
  */
 static struct zspage *class_trim(struct zs_pool *pool, struct size_class *class,
-				 struct page **spare, unsigned int *walked,
+				 struct page **spare, struct trim_walk *walk,
 				 bool *yielded)
 {
-	unsigned int objs = class->objs_per_zspage, hole, idx = objs, pos = 0;
-	struct zspage *src, *dst, *next;
-	int group;
+	unsigned int objs = class->objs_per_zspage, hole, idx = objs;
+	struct zspage *src, *dst;
 
 	src = zs_ondemand ? class_pick_source(class) : NULL;
 	if (!src)
 		return NULL;
-	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
-		/* _safe: a destination that fills up moves to another group. */
-		list_for_each_entry_safe(dst, next, &class->groups[group], list) {
-			if (dst == src || pos++ < *walked)
-				continue;
-			for (hole = zspage_next_backed_hole(dst, 0);
-			     hole < objs && src->inuse;
-			     hole = zspage_next_backed_hole(dst, hole + 1)) {
-				/* Bits from idx up are clear: the last is below. */
-				idx = find_last_bit(zspage_map(src), idx);
-				zspage_move_obj(pool, dst, hole, NULL, src, idx);
-				if (class_should_yield(class))
-					break;
-			}
-			zspage_set_group(dst);
-			if (!src->inuse) {
-				class_unlink_zspage(class, src);
-				zspage_release(src);
-				return src;
-			}
-			/* What moved stays moved; the rest waits for next time. */
-			if (class_should_yield(class)) {
-				zspage_set_group(src);
-				*walked = pos;
-				*yielded = true;
-				return NULL;
-			}
+	if (walk->phase == TRIM_START)
+		trim_walk_begin(class, walk, TRIM_MOVE);
+	while (walk->phase == TRIM_MOVE &&
+	       (dst = trim_walk_next(class, walk, src))) {
+		for (hole = zspage_next_backed_hole(dst, 0);
+		     hole < objs && src->inuse;
+		     hole = zspage_next_backed_hole(dst, hole + 1)) {
+			/* Bits from idx up are clear: the last is below. */
+			idx = find_last_bit(zspage_map(src), idx);
+			zspage_move_obj(pool, dst, hole, NULL, src, idx);
+			if (class_should_yield(class))
+				break;
+		}
+		zspage_set_group(dst);
+		if (!src->inuse) {
+			class_unlink_zspage(class, src);
+			zspage_release(src);
+			return src;
+		}
+		/* What moved stays moved; the rest waits for next time. */
+		if (class_should_yield(class)) {
+			zspage_set_group(src);
+			*yielded = true;
+			return NULL;
 		}
 	}
-	zspage_pack(pool, src, spare);
-	zspage_set_group(src);
+	if (walk->phase == TRIM_MOVE) {
+		zspage_pack(pool, src, spare);
+		zspage_set_group(src);
+		trim_walk_begin(class, walk, TRIM_PACK);
+	}
 	/*
 	 * A destination may still hold objects on pages past holes of its own
 	 * (its middle pages gone with their objects): pack each, so that what
 	 * zs_class_freeable_pages() counts is what compaction gets.  Packing
 	 * leaves inuse, and so the group and the lists, as they are.
 	 */
-	for (group = ZS_FULL_GROUP - 1; group >= 0; group--) {
-		list_for_each_entry(dst, &class->groups[group], list) {
-			if (pos++ < *walked)
-				continue;
-			/* Mapped objects stay where they are. */
-			if (!atomic_read_acquire(&dst->pinned))
-				zspage_pack(pool, dst, spare);
-			if (class_should_yield(class)) {
-				*walked = pos;
-				*yielded = true;
-				return NULL;
-			}
+	while ((dst = trim_walk_next(class, walk, NULL))) {
+		/* Mapped objects stay where they are. */
+		if (!atomic_read_acquire(&dst->pinned))
+			zspage_pack(pool, dst, spare);
+		if (class_should_yield(class)) {
+			*yielded = true;
+			return NULL;
 		}
 	}
 	return NULL;
@@ -321,7 +373,7 @@ static unsigned long class_compact(struct zs_pool *pool,
 				   struct size_class *class)
 {
 	struct page *spare[ZS_SLOT_MAX_PAGES] = { };
-	unsigned int walked = 0;
+	struct trim_walk walk = { .phase = TRIM_START };
 	struct zspage *zspage;
 	long freed = 0;
 
@@ -335,14 +387,14 @@ static unsigned long class_compact(struct zs_pool *pool,
 		class_settle(class);
 		zspage = class_empty_one(pool, class, spare, &yielded);
 		if (!zspage && !yielded)
-			zspage = class_trim(pool, class, spare, &walked,
+			zspage = class_trim(pool, class, spare, &walk,
 					    &yielded);
 		freed += before - (long)class->pages;
 		spin_unlock(&class->lock);
 		/* A zspage freed changes what there is to walk: start again. */
 		if (zspage) {
 			zspage_free(pool, zspage);
-			walked = 0;
+			walk.phase = TRIM_START;
 		}
 		/* One source zspage per hold; a hold that yielded progressed. */
 		if (!zspage && !yielded)
