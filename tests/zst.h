@@ -17,6 +17,7 @@
 #include <linux/gfp.h>
 #include <linux/prandom.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/zsmalloc.h>
 
@@ -161,6 +162,61 @@ unsigned long zst_settled_pages(struct zst_case_ctx *c, struct zs_pool *pool,
 void zst_expect_empty(struct zst_case_ctx *c, struct zs_pool *pool,
 		      const char *phase);
 
+/*
+ * Fault injection (CONFIG_FAULT_INJECTION): with fail_page_alloc and
+ * failslab in task-filter mode (the guest arms them), only tasks marked
+ * make-it-fail see injected failures, and the cases mark their own kthreads
+ * only, so that every failure lands in an allocation made on behalf of a
+ * zs_* call.  (The stack-trace filter that could aim at the allocator's
+ * text instead does not exist on x86_64.)
+ */
+#ifdef CONFIG_FAULT_INJECTION
+static inline bool zst_can_inject(void)
+{
+	return true;
+}
+
+static inline void zst_inject_faults(bool on)
+{
+	current->make_it_fail = on;
+}
+#else
+static inline bool zst_can_inject(void)
+{
+	return false;
+}
+
+static inline void zst_inject_faults(bool on)
+{
+}
+#endif
+
+/*
+ * How long the calling task has waited, runnable, for a CPU (ns), where the
+ * scheduler keeps it (CONFIG_SCHED_INFO, as Debian's SCHEDSTATS selects).
+ */
+#ifdef CONFIG_SCHED_INFO
+static inline bool zst_have_run_delay(void)
+{
+	return true;
+}
+
+static inline u64 zst_run_delay(void)
+{
+	return current->sched_info.run_delay;
+}
+#else
+static inline bool zst_have_run_delay(void)
+{
+	return false;
+}
+
+static inline u64 zst_run_delay(void)
+{
+	return 0;
+}
+#endif
+
 /* The end of a kthread that must wait for kthread_stop() (zst_common.c). */
 int zst_park_until_stopped(void);
 
@@ -183,6 +239,8 @@ void zst_case_compact_busy(struct zst_case_ctx *c);
 void zst_case_page_drop_retry(struct zst_case_ctx *c);
 void zst_case_sleeping_read(struct zst_case_ctx *c);
 void zst_case_node_kept(struct zst_case_ctx *c);
+void zst_case_compact_no_pages(struct zst_case_ctx *c);
+void zst_case_malloc_no_pages(struct zst_case_ctx *c);
 void zst_case_concurrent(struct zst_case_ctx *c);
 void zst_case_faults(struct zst_case_ctx *c);
 void zst_case_random_ops(struct zst_case_ctx *c);

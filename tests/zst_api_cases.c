@@ -2,8 +2,9 @@
 /*
  * zst_api_cases.c - test_zsmalloc's cases of the API and of bad input
  *
- * pool_basics, every_size, bad_input, enomem and destroy_nonempty: what the
- * zs_* API must do with good and impossible requests; bad_handle and
+ * pool_basics, every_size, bad_input, enomem, destroy_nonempty and
+ * malloc_no_pages: what the zs_* API must do with good and impossible
+ * requests, and when no page can be had; bad_handle and
  * garbage_handle (ours only): what it must do with handles that name no
  * live object, with the checks of the stand-in such an access gets, which
  * random_ops_bad uses too (zst_map_bad()).
@@ -605,4 +606,59 @@ out:
 	if (pool)
 		zs_destroy_pool(pool);
 	kfree(fake);
+}
+
+/*
+ * malloc_no_pages (opt-in; 70-fault-inject arms fail_page_alloc for it):
+ * when no page can be had, zs_malloc() takes a free slot that needs none.
+ * Two zspages of four 3072-byte objects, three pages each.  In the second,
+ * which allocation fills, the first two objects are freed, so (ours) its
+ * first page goes and its lowest free slot lacks a page; in the first, the
+ * second and fourth are freed, on pages the others still hold.  With every
+ * page allocation of this task failing (make-it-fail), a zs_malloc() of
+ * that class must succeed.  Unfixed, ours tried to attach a page for the
+ * slot of the second zspage and returned -ENOMEM, as zswap saw (its
+ * reject_alloc_fail) where stock, which holds every page of a zspage,
+ * found room.
+ */
+void zst_case_malloc_no_pages(struct zst_case_ctx *c)
+{
+	struct zst_obj objs[9] = {};
+	struct zs_pool *pool;
+	struct page *page;
+	int err;
+
+	if (!zst_can_inject()) {
+		c->skip = "kernel without CONFIG_FAULT_INJECTION";
+		return;
+	}
+	pool = zs_create_pool("zst_malloc_no_pages");
+	if (!pool) {
+		zst_fail(c, "cannot create pool");
+		return;
+	}
+	if (!zst_objs_alloc(c, pool, objs, 8, 3072, NUMA_NO_NODE))
+		goto free_all;
+	zst_obj_free(pool, &objs[1]);
+	zst_obj_free(pool, &objs[3]);
+	zst_obj_free(pool, &objs[4]);
+	zst_obj_free(pool, &objs[5]);
+	zst_inject_faults(true);
+	page = alloc_page(ZST_GFP_NOWAIT);
+	err = page ? 0 : zst_obj_alloc(pool, &objs[8], 3072, ZST_GFP_NOWAIT);
+	zst_inject_faults(false);
+	if (page) {
+		__free_page(page);
+		c->skip = "fail_page_alloc is not armed for make-it-fail tasks";
+		goto free_all;
+	}
+	zst_expect(c, !err, "zs_malloc(3072) = %d with room on held pages", err);
+	if (!err)
+		zst_obj_write(pool, &objs[8], prandom_u32_state(&c->rnd),
+			      c->scratch);
+	zst_verify_all(c, pool, objs, ARRAY_SIZE(objs), "after the allocation");
+free_all:
+	zst_free_all(pool, objs, ARRAY_SIZE(objs));
+	zst_expect_empty(c, pool, "all freed");
+	zs_destroy_pool(pool);
 }

@@ -6,8 +6,9 @@
  * of it), compact_latency (how long an allocation waits beside a compaction:
  * measured, not judged), compact_busy (a compaction beside a busy class
  * still empties it), page_drop_retry (a page whose drop found it locked
- * is given back later) and node_kept (objects placed on a node stay there
- * through compaction).
+ * is given back later), node_kept (objects placed on a node stay there
+ * through compaction) and compact_no_pages (a compaction that can have no
+ * page gives its CPU up all the same).
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -17,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/pagemap.h>
@@ -290,33 +292,57 @@ out:
 	kvfree(handles);
 }
 
+/* Waits a busy kthread keeps: the last ZST_WAITS of them. */
+#define ZST_WAITS	BIT(16)
+
 /**
- * struct zst_busy - the busy side of the compact_busy case
+ * struct zst_busy - the busy side of the compact_busy and compact_no_pages
+ * cases
  * @scratch: its own PAGE_SIZE buffer (zst_map())
  * @pool: the pool it keeps busy
  * @size: the size of its objects
  * @ops: objects allocated, written and freed so far
+ * @waits: if not NULL, how long it waited for a CPU, runnable (ns), while
+ *	it slept before object i and handled it, in @waits[i % ZST_WAITS],
+ *	stored before @ops counts it
+ * @nap_us: if not 0, it runs SCHED_FIFO and sleeps that long or up to twice
+ *	as long after each object: its wake-up asks the CPU of whatever runs
  */
 struct zst_busy {
 	void *scratch;
 	struct zs_pool *pool;
 	u32 size;
 	atomic_long_t ops;
+	u64 *waits;
+	u32 nap_us;
 };
 
 static int zst_busy_fn(void *arg)
 {
 	struct zst_busy *b = arg;
+	u64 delay = zst_run_delay(), now;
 
+	if (b->nap_us)
+		sched_set_fifo_low(current);
 	while (!kthread_should_stop()) {
+		long done = atomic_long_read(&b->ops);
 		u64 t1;
 		unsigned long h = zst_lat_touch(b->scratch, b->pool, b->size,
 						&t1);
 
 		if (!IS_ERR_VALUE(h))
 			zs_free(b->pool, h);
-		atomic_long_inc(&b->ops);
-		cond_resched();
+		if (b->waits) {
+			now = zst_run_delay();
+			b->waits[done % ZST_WAITS] = now - delay;
+			delay = now;
+		}
+		/* Only this kthread counts: a store, ordered after the stamp. */
+		atomic_long_set_release(&b->ops, done + 1);
+		if (b->nap_us)
+			usleep_range(b->nap_us, 2 * b->nap_us);
+		else
+			cond_resched();
 	}
 	return 0;
 }
@@ -597,5 +623,238 @@ free_all:
 out:
 	if (pool)
 		zs_destroy_pool(pool);
+	kvfree(objs);
+}
+
+#define ZST_NOPAGES_OBJS	BIT(16)
+#define ZST_NOPAGES_SIZE	3072
+#define ZST_NOPAGES_ROUNDS	3
+#define ZST_NOPAGES_NAP_US	20
+
+/**
+ * struct zst_nopages - the compacting side of the compact_no_pages case
+ * @pool: the pool it compacts
+ * @busy: the kthread that uses the pool on the same CPU
+ * @done: completed when the compaction is over, or was not tried
+ * @armed: a page allocation failed for it, so its compaction got none
+ * @busy_task: @busy's kthread, or NULL when the compaction runs alone
+ * @start: when zs_compact() was called (ns)
+ * @end: when it returned
+ * @busy_ns: the CPU time @busy_task had meanwhile: the compaction had the
+ *	rest (they share one CPU)
+ * @first: @busy's objects at @start
+ * @last: @busy's objects when it was stopped
+ * @freed: what zs_compact() returned
+ */
+struct zst_nopages {
+	struct zs_pool *pool;
+	struct zst_busy *busy;
+	struct completion done;
+	bool armed;
+	struct task_struct *busy_task;
+	u64 start, end, busy_ns;
+	long first, last;
+	unsigned long freed;
+};
+
+/* The CPU time of @task, not running (ns); 0 for NULL. */
+static u64 zst_cpu_time(struct task_struct *task)
+{
+	return task ? READ_ONCE(task->se.sum_exec_runtime) : 0;
+}
+
+static int zst_nopages_compact_fn(void *arg)
+{
+	struct zst_nopages *np = arg;
+	struct page *page;
+
+	zst_inject_faults(true);
+	page = alloc_page(ZST_GFP_NOWAIT);
+	np->armed = !page;
+	if (page)
+		__free_page(page);
+	if (np->armed) {
+		/* @busy_task is not running: this one has their CPU. */
+		np->busy_ns = zst_cpu_time(np->busy_task);
+		np->first = atomic_long_read_acquire(&np->busy->ops);
+		np->start = ktime_get_ns();
+		np->freed = zs_compact(np->pool);
+		np->end = ktime_get_ns();
+		np->busy_ns = zst_cpu_time(np->busy_task) - np->busy_ns;
+	}
+	zst_inject_faults(false);
+	complete(&np->done);
+	return zst_park_until_stopped();
+}
+
+/* The longest the busy kthread waited for its CPU during @np's compaction. */
+static u64 zst_longest_wait(const struct zst_nopages *np, const u64 *waits)
+{
+	long i = max(np->first, np->last - (long)ZST_WAITS);
+	u64 longest = 0;
+
+	for (; i < np->last; i++)
+		longest = max(longest, waits[i % ZST_WAITS]);
+	return longest;
+}
+
+/* Starts @fn(@arg) as a kthread bound to @cpu; NULL after a failure. */
+static struct task_struct *zst_run_on(struct zst_case_ctx *c,
+				      int (*fn)(void *), void *arg,
+				      const char *name, unsigned int cpu)
+{
+	struct task_struct *task = kthread_create(fn, arg, "%s", name);
+
+	if (IS_ERR(task)) {
+		zst_fail(c, "kthread_create(%s) = %ld", name, PTR_ERR(task));
+		return NULL;
+	}
+	kthread_bind(task, cpu);
+	wake_up_process(task);
+	return task;
+}
+
+/*
+ * One compaction of compact_no_pages, by a kthread on @cpu, of a pool whose
+ * objects are in place; with @busy, a busy kthread beside it.  Returns false
+ * if the case cannot go on (then it failed or skipped).
+ */
+static bool zst_nopages_round(struct zst_case_ctx *c, struct zst_nopages *np,
+			      unsigned int cpu, bool busy)
+{
+	struct task_struct *compactor;
+
+	atomic_long_set(&np->busy->ops, 0);
+	np->busy_task = NULL;
+	if (busy) {
+		np->busy_task = zst_run_on(c, zst_busy_fn, np->busy,
+					   "zst_busy", cpu);
+		if (!np->busy_task)
+			return false;
+		/* The class is busy before the compaction starts. */
+		while (!atomic_long_read(&np->busy->ops))
+			cond_resched();
+	}
+	init_completion(&np->done);
+	compactor = zst_run_on(c, zst_nopages_compact_fn, np, "zst_compact",
+			       cpu);
+	if (compactor) {
+		wait_for_completion(&np->done);
+		kthread_stop(compactor);
+	}
+	/*
+	 * Stopped before its waits are read: it would overwrite them.  The
+	 * wait of an object it began during the compaction ends after it.
+	 */
+	if (np->busy_task) {
+		kthread_stop(np->busy_task);
+		np->busy_task = NULL;
+	}
+	np->last = atomic_long_read(&np->busy->ops);
+	if (compactor && !np->armed)
+		c->skip = "fail_page_alloc is not armed for make-it-fail tasks";
+	return compactor && np->armed;
+}
+
+/* Lays out compact_no_pages' objects in @pool; false after a failure. */
+static bool zst_nopages_layout(struct zst_case_ctx *c, struct zs_pool *pool,
+			       struct zst_obj *objs, u32 n)
+{
+	u32 i;
+
+	zst_free_all(pool, objs, n);
+	if (!zst_objs_alloc(c, pool, objs, n, ZST_NOPAGES_SIZE, NUMA_NO_NODE))
+		return false;
+	for (i = 0; i < n; i += 4) {
+		zst_obj_free(pool, &objs[i]);
+		zst_obj_free(pool, &objs[i + 1]);
+	}
+	return true;
+}
+
+/*
+ * compact_no_pages (opt-in; 70-fault-inject arms fail_page_alloc for it):
+ * a compaction that can have no page still gives its CPU up when it is
+ * needed, rather than walking the whole class under its lock.  Objects of
+ * 3072 bytes, four to a zspage of three pages, the first two of each
+ * freed: ours gives back each zspage's first page, so every move would need
+ * a page, and the compacting kthread gets none (make-it-fail).  A kthread on
+ * the same CPU, SCHED_FIFO, allocates, writes and frees an object of that
+ * class every ZST_NOPAGES_NAP_US to twice that (high-resolution timers, as
+ * Debian's kernels have); each wake-up asks the compaction for the CPU,
+ * which it keeps while it holds a class lock (preemption off).  In each of
+ * ZST_NOPAGES_ROUNDS rounds, each from an empty pool, the longest the
+ * kthread waited for its CPU, runnable (the scheduler's run_delay), is the
+ * longest hold it met, and must be at most an eighth of the same compaction
+ * run alone first; and the compaction's own time (the round's, less the
+ * kthread's CPU time) at most three times that.  Ours gave the lock up only
+ * after a move, and so held it for the whole walk (the first bound); then it
+ * went on with a count of the zspages walked and skipped as many again at
+ * each hold, which grows with the class and with the wake-ups (the second).
+ * Stock moves objects without new pages: its figures are the comparison.
+ */
+
+void zst_case_compact_no_pages(struct zst_case_ctx *c)
+{
+	const u32 n = ZST_NOPAGES_OBJS;
+	struct zst_busy busy = { .size = ZST_NOPAGES_SIZE,
+				 .nap_us = ZST_NOPAGES_NAP_US };
+	struct zst_nopages np = { .busy = &busy };
+	unsigned int cpu = raw_smp_processor_id();
+	struct zst_obj *objs;
+	u64 alone, wait, own;
+	u32 r;
+
+	if (!zst_can_inject()) {
+		c->skip = "kernel without CONFIG_FAULT_INJECTION";
+		return;
+	}
+	if (hrtimer_resolution > ZST_NOPAGES_NAP_US * NSEC_PER_USEC ||
+	    !zst_have_run_delay()) {
+		c->skip = "no high-resolution timers (naps last a tick) or no CONFIG_SCHED_INFO";
+		return;
+	}
+	objs = kvcalloc(n, sizeof(*objs), GFP_KERNEL);
+	busy.waits = kvcalloc(ZST_WAITS, sizeof(*busy.waits), GFP_KERNEL);
+	busy.scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	np.pool = zs_create_pool("zst_no_pages");
+	busy.pool = np.pool;
+	if (!objs || !busy.waits || !busy.scratch || !np.pool) {
+		c->skip = "cannot allocate test arrays or pool";
+		goto out;
+	}
+	if (!zst_nopages_layout(c, np.pool, objs, n) ||
+	    !zst_nopages_round(c, &np, cpu, false))
+		goto out;
+	alone = np.end - np.start;
+	zst_diag(c, "alone on CPU %u: compaction %llu us, %lu pages freed",
+		 cpu, alone / NSEC_PER_USEC, np.freed);
+	for (r = 1; r <= ZST_NOPAGES_ROUNDS; r++) {
+		if (!zst_nopages_layout(c, np.pool, objs, n) ||
+		    !zst_nopages_round(c, &np, cpu, true))
+			goto out;
+		wait = zst_longest_wait(&np, busy.waits);
+		own = np.end - np.start - min(np.busy_ns, np.end - np.start);
+		zst_diag(c, "round %u: compaction %llu us, %llu the kthread's (%ld objects)",
+			 r, (np.end - np.start) / NSEC_PER_USEC,
+			 np.busy_ns / NSEC_PER_USEC, np.last - np.first);
+		zst_diag(c, "round %u: the kthread's longest wait for the CPU %llu us",
+			 r, wait / NSEC_PER_USEC);
+		zst_expect(c, wait * 8 <= alone,
+			   "round %u: the compaction kept its CPU over 1/8 of a pass alone",
+			   r);
+		zst_expect(c, own <= 3 * alone,
+			   "round %u: the compaction ran %llu us, over 3 passes alone",
+			   r, own / NSEC_PER_USEC);
+	}
+	zst_verify_all(c, np.pool, objs, n, "after compaction");
+out:
+	if (np.pool) {
+		if (objs)
+			zst_free_all(np.pool, objs, n);
+		zs_destroy_pool(np.pool);
+	}
+	kfree(busy.scratch);
+	kvfree(busy.waits);
 	kvfree(objs);
 }

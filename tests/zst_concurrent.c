@@ -18,35 +18,6 @@
 
 #include "zst.h"
 
-/*
- * The faults case needs CONFIG_FAULT_INJECTION: with fail_page_alloc and
- * failslab in task-filter mode, only tasks marked make-it-fail see
- * injected failures, and the case marks its own kthreads only, so that
- * every failure lands in an allocation made on behalf of a zs_* call.
- * (The stack-trace filter that could aim at the allocator's text instead
- * does not exist on x86_64.)
- */
-#ifdef CONFIG_FAULT_INJECTION
-static bool zst_can_inject(void)
-{
-	return true;
-}
-
-static void zst_inject_faults(bool on)
-{
-	current->make_it_fail = on;
-}
-#else
-static bool zst_can_inject(void)
-{
-	return false;
-}
-
-static void zst_inject_faults(bool on)
-{
-}
-#endif
-
 /**
  * struct zst_run - shared state of one concurrent run
  * @pool: the shared pool

@@ -83,6 +83,9 @@
  * back by compaction), sleeping_read (7.x: a read that sleeps keeps its
  * object where it is through compaction and migration), node_kept (7.x on
  * a node without a CPU: objects stay on their node through compaction),
+ * compact_no_pages and malloc_no_pages (with fail_page_alloc armed: a
+ * compaction that can attach no page still gives its CPU up while it walks;
+ * an allocation that can have no page takes a slot that needs none),
  * random_ops (ops= seeded random API operations) and random_ops_bad (the
  * same with garbage and stale handles: ours only) only when named in
  * cases=.  On 7.x the bad-handle cases read, write and read
@@ -182,6 +185,8 @@ static const struct zst_case zst_cases[] = {
 	{ "page_drop_retry",	zst_case_page_drop_retry,	true },
 	{ "sleeping_read",	zst_case_sleeping_read,		true },
 	{ "node_kept",		zst_case_node_kept,		true },
+	{ "compact_no_pages",	zst_case_compact_no_pages,	true },
+	{ "malloc_no_pages",	zst_case_malloc_no_pages,	true },
 	{ "random_ops",		zst_case_random_ops,		true },
 	{ "random_ops_bad",	zst_case_random_ops_bad,	true },
 };

@@ -219,7 +219,8 @@ ktap_lines() {
 # document, re-emitted as it is; a module that fails to load or prints no
 # plan then makes a one-test document "not ok 1 MODULE". Called after
 # ktap_plan, it is one test of the suite: the module's document is re-emitted
-# indented as its subtest, then "ok I MODULE" or "not ok I MODULE".
+# indented as its subtest, then "ok I MODULE", "not ok I MODULE", or a skip
+# if every case of the module skipped.
 # Either way, it returns 0 only if the module loaded, printed a plan and as
 # many results as planned, none of them "not ok", and unloaded.
 run_kernel_ktap() {
@@ -262,8 +263,10 @@ run_kernel_ktap() {
 		if [ -n "$_zs_why" ]; then
 			ktap_diag "$_zs_mod: $_zs_why"
 			ktap_not_ok "$_zs_name"
-		else
+		elif grep -E '^ok [0-9]+' "$_zs_doc" | grep -qvE '# *SKIP'; then
 			ktap_ok "$_zs_name"
+		else
+			ktap_skip "$_zs_name" "every case skipped"
 		fi
 	elif [ -n "$_zs_plan" ]; then
 		cat "$_zs_doc"
